@@ -1,0 +1,37 @@
+"""`ttr-maps validate FILE...`"""
+
+from __future__ import annotations
+
+import click
+
+from ttr_maps.diagnostics import Severity
+from ttr_maps.load import load
+from ttr_maps.report import render
+
+from .options import format_option
+
+
+@click.command("validate")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True, path_type=str))
+@format_option
+@click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
+def command(files: tuple[str, ...], fmt: str, strict: bool) -> None:
+    """Validate board and variant files (a variant also validates its board).
+
+    Exit codes: 0 clean (warnings allowed unless --strict), 1 problems found, 2 usage error.
+    """
+    seen: set = set()
+    diags = []
+    for path in files:
+        for d in load(path).diagnostics:
+            if d not in seen:
+                seen.add(d)
+                diags.append(d)
+    out = render(fmt, diags)
+    if out:
+        click.echo(out)
+    elif fmt == "text":
+        click.echo(f"{len(files)} file(s) OK")
+    bad = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
+    if any(d.severity in bad for d in diags):
+        raise SystemExit(1)

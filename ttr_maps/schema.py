@@ -1,0 +1,27 @@
+"""JSON Schemas generated from the models (committed in `schemas/`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .model import Board, Variant
+
+SCHEMAS = {"board.schema.json": Board, "variant.schema.json": Variant}
+ID_BASE = "https://ttr-maps.invalid/schemas/"
+
+
+def schema_text(name: str) -> str:
+    """The schema file `name` as text, deterministic (sorted keys, trailing newline)."""
+    model = SCHEMAS[name]
+    schema = model.model_json_schema(by_alias=True, mode="validation")
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": ID_BASE + name, **schema}
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def all_schema_texts() -> dict[str, str]:
+    return {name: schema_text(name) for name in SCHEMAS}
+
+
+def committed_schema_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "schemas"
