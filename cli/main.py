@@ -1,18 +1,14 @@
-"""The `ttr-maps` click group. Each command lives in its own module and is listed here."""
+"""The `ttr-maps` click group. Every module of this package that defines `command`
+(a click command or group) is registered, so adding a command is adding a module."""
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
 import click
 
 from ttr_maps import __version__
-
-# Modules of this package, each defining `command` (a click command or group).
-COMMANDS = [
-    "validate",
-    "schema",
-]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -24,5 +20,14 @@ def cli() -> None:
     """
 
 
-for _name in COMMANDS:
-    cli.add_command(importlib.import_module(f"{__package__}.{_name}").command)
+def _register() -> None:
+    for info in sorted(pkgutil.iter_modules(importlib.import_module(__package__).__path__), key=lambda m: m.name):
+        if info.name in ("main", "options") or info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__package__}.{info.name}")
+        command = getattr(module, "command", None)
+        if isinstance(command, click.Command):
+            cli.add_command(command)
+
+
+_register()

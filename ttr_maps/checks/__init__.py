@@ -1,0 +1,1 @@
+"""Design checks: graph, geometry and balance lints with stable codes."""

@@ -1,0 +1,1 @@
+"""The reference engine: every edition's rules as data."""

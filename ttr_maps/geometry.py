@@ -1,0 +1,97 @@
+"""Board geometry: where each place sits in board units, and the size of a route space.
+
+Lat/lon places are projected (board units are kilometres on the projected plane,
+x east, y south so that SVG's y-down matches); x/y places are used as given.
+Checks and rendering both read this one layout.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+from functools import cached_property
+
+from .model.board import Board, Place
+
+EARTH_RADIUS_KM = 6371.0
+
+
+def project(lat: float, lon: float, name: str, standard_parallel: float, lon0: float = 0.0) -> tuple[float, float]:
+    """Project a point to board units (km at the standard parallel; y grows southwards)."""
+    k = EARTH_RADIUS_KM * math.cos(math.radians(standard_parallel))
+    x = k * math.radians(lon - lon0)
+    if name == "mercator":
+        phi = math.radians(max(-85.0, min(85.0, lat)))
+        y = -k * math.log(math.tan(math.pi / 4 + phi / 2))
+    elif name == "equirectangular":
+        y = -EARTH_RADIUS_KM * math.radians(lat)
+    else:  # pragma: no cover - the model restricts the names
+        raise ValueError(f"unknown projection {name!r}")
+    return x, y
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Positions of places in board units and the drawing sizes derived from the board."""
+
+    board: Board
+
+    @cached_property
+    def positions(self) -> dict[str, tuple[float, float]]:
+        geo = [p for p in self.board.places if p.lat is not None]
+        proj = self.board.projection
+        sp = proj.standard_parallel
+        if sp is None:
+            sp = statistics.fmean(p.lat for p in geo) if geo else 0.0  # type: ignore[misc]
+        lon0 = statistics.fmean(p.lon for p in geo) if geo else 0.0  # type: ignore[misc]
+        out: dict[str, tuple[float, float]] = {}
+        for p in self.board.places:
+            out[p.id] = _position(p, proj.name, sp, lon0)
+        return out
+
+    def distance(self, a: str, b: str) -> float:
+        (x1, y1), (x2, y2) = self.positions[a], self.positions[b]
+        return math.hypot(x2 - x1, y2 - y1)
+
+    @cached_property
+    def car_length(self) -> float:
+        """The board's `drawing.car_length`, or the median fit of its routes (spaces + two place markers)."""
+        if self.board.drawing.car_length:
+            return self.board.drawing.car_length
+        ratio = self.board.drawing.city_radius_ratio
+        fits = [
+            self.distance(r.from_, r.to) / (r.length + 2 * ratio)
+            for r in self.board.routes
+            if r.from_ in self.positions and r.to in self.positions and r.from_ != r.to
+        ]
+        fits = [f for f in fits if f > 0]
+        if fits:
+            return statistics.median(fits)
+        xs = [x for x, _ in self.positions.values()]
+        ys = [y for _, y in self.positions.values()]
+        span = max(max(xs) - min(xs), max(ys) - min(ys))
+        return span / 20 if span > 0 else 1.0
+
+    @property
+    def car_width(self) -> float:
+        return self.car_length * self.board.drawing.car_width_ratio
+
+    @property
+    def city_radius(self) -> float:
+        return self.car_length * self.board.drawing.city_radius_ratio
+
+    @cached_property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """(min_x, min_y, max_x, max_y) of the places, bend points included."""
+        pts = list(self.positions.values()) + [tuple(b) for r in self.board.routes for b in r.bend]
+        xs = [p[0] for p in pts]
+        ys = [p[1] for p in pts]
+        return min(xs), min(ys), max(xs), max(ys)
+
+
+def _position(p: Place, projection: str, sp: float, lon0: float) -> tuple[float, float]:
+    if p.lat is not None and p.lon is not None:
+        return project(p.lat, p.lon, projection, sp, lon0)
+    assert p.x is not None and p.y is not None
+    return (p.x, p.y)

@@ -1,0 +1,1 @@
+"""Rendering: SVG board and cards, print-and-play PDF."""

@@ -1,0 +1,1 @@
+"""Simulating many games and reporting what a board does."""
