@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 import yaml
+from click.testing import CliRunner
 from pydantic import BaseModel
 
-from conftest import MAPS
+from conftest import MAPS, ROOT
+from ttr_maps.cli.main import cli
 from ttr_maps.load import load_variant
 from ttr_maps.model import Board, Variant
 from ttr_maps.model.variant import TicketDeal
@@ -191,3 +193,34 @@ def test_paris() -> None:
     assert [(d.pile, d.count) for d in t.draw.deal] == [("main", 2)] and t.draw.keep_min == 1
     assert (set(v.flags.colors), v.flags.points) == ({"blue", "white", "red"}, 4)
     assert v.scoring.tie_breaks == ("most-tickets",)
+
+
+# --- examples/: original fan boards that show the whole format ---
+
+EXAMPLES = ROOT / "examples"
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.name)
+def test_example_validates_clean(path) -> None:
+    result = CliRunner().invoke(cli, ["validate", "--strict", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "error" not in result.output and "warning" not in result.output
+
+
+def test_vellmar_uses_every_part_of_the_format() -> None:
+    variant, board = load_variant(EXAMPLES / "vellmar-rules.yaml")
+    assert any(p.is_country for p in board.places)
+    assert all(p.x is not None for p in board.places), "an x/y board"
+    assert board.drawing.car_length
+    routes = board.routes
+    assert any(len(r.tracks) == 3 for r in routes) and any(len(r.tracks) == 2 for r in routes)
+    assert any(r.ferry for r in routes) and any(r.tunnel for r in routes)
+    assert any(r.ferry and r.tunnel for r in routes) and variant.ferry_tunnels
+    assert any(r.bend for r in routes)
+    assert {g.color for g in board.goods} == {"black", "red", "yellow", "white"}
+    assert len(board.deck_names) >= 3 and any(info.long for info in board.decks.values())
+    assert any(len(t.decks) > 1 for t in board.tickets), "a card in two decks"
+    assert variant.tickets.add and variant.tickets.draw.mix and variant.tickets.setup.keep_max
+    assert variant.stations.costs and variant.passengers.count and variant.flags.colors
+    assert variant.cards.big_locomotives.count and variant.cards.passengers
+    assert _missing_keys(Variant, yaml.safe_load((EXAMPLES / "vellmar-rules.yaml").read_text(encoding="utf-8"))) == []
