@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
 import networkx as nx
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from conftest import MAPS, REFERENCE
@@ -244,3 +246,35 @@ def test_board_given_as_variant_exits_1() -> None:
 
 def test_bad_format_option_is_usage_error() -> None:
     assert run(str(MAPS / "boards" / "usa.yaml"), "--format", "xml").exit_code == 2
+
+
+# --- docs/walkthrough.md stays true ---
+
+WALKTHROUGH = MAPS.parent / "docs" / "walkthrough.md"
+
+
+def _blocks(kind: str) -> list[str]:
+    return re.findall(rf"```{kind}\n(.*?)```", WALKTHROUGH.read_text(encoding="utf-8"), flags=re.S)
+
+
+def test_walkthrough_boards(tmp_path: Path) -> None:
+    first, grown = [b for b in _blocks("yaml") if b.startswith("format: ttr-board/1")]
+    (tmp_path / "three-harbours.yaml").write_text(first, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["validate", str(tmp_path / "three-harbours.yaml")])
+    assert result.exit_code == 1
+    shown = _blocks("text")[0].splitlines()
+    for line in shown:
+        assert line.replace("three-harbours.yaml", str(tmp_path / "three-harbours.yaml"), 1) in result.output
+    example = yaml.safe_load((MAPS.parent / "examples" / "three-harbours.yaml").read_text(encoding="utf-8"))
+    doc = yaml.safe_load(grown)
+    for key in ("places", "routes", "tickets", "colors", "drawing"):
+        assert doc[key] == example[key], f"the walkthrough's {key} differ from examples/three-harbours.yaml"
+
+
+def test_walkthrough_outputs_are_real() -> None:
+    board = run(str(MAPS.parent / "examples" / "three-harbours.yaml")).stdout.splitlines()
+    rules = run(str(MAPS.parent / "examples" / "three-harbours-rules.yaml")).stdout.splitlines()
+    for block, output in zip(_blocks("text")[1:3], (board, rules)):
+        for line in block.splitlines():
+            if line != "...":
+                assert line in output, f"the walkthrough shows {line!r}, which stats does not print"

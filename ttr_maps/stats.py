@@ -176,6 +176,10 @@ def stats(board: Board, variant: Variant | None = None) -> dict[str, Any]:
 # --- text output ---
 
 
+def _n(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return "-"
@@ -203,10 +207,11 @@ def render_text(board: Board, figures: dict[str, Any]) -> str:
     f = figures
     out = [
         f"{board.meta.title}",
-        f"places: {f['places']} ({f['cities']} cities, {f['countries']} countries)",
+        f"places: {f['places']} ({_n(f['cities'], 'city', 'cities')}, {_n(f['countries'], 'country', 'countries')})",
         f"routes: {f['routes']} ({f['tracks']} tracks; {f['parallel']['2']} double, {f['parallel']['3']} triple), "
         f"{f['spaces']} spaces",
-        f"ferries: {f['ferries']} tracks needing {f['ferry_locomotives']} locomotives; tunnels: {f['tunnels']} tracks",
+        f"ferries: {_n(f['ferries'], 'track')} needing {_n(f['ferry_locomotives'], 'locomotive')}; "
+        f"tunnels: {_n(f['tunnels'], 'track')}",
         "",
     ]
     out += _table(
@@ -230,7 +235,8 @@ def render_text(board: Board, figures: dict[str, Any]) -> str:
         out += _table(["ticket", "decks", "value", "shortest path"], rows)
     v = f.get("variant")
     if v:
-        out += ["", f"variant: {v['name']} ({v['players']['min']}-{v['players']['max']} players)"]
+        low, high = v["players"]["min"], v["players"]["max"]
+        out += ["", f"variant: {v['name']} ({low if low == high else f'{low}-{high}'} players)"]
         cards = v["cards"]
         out.append(f"cards: {cards['total']} ({cards['locomotives']} wild: {cards['wild_name']}); gray spaces: {cards['gray_spaces']}")
         out.append("")
