@@ -217,6 +217,8 @@ def test_paris_board_shape() -> None:
     assert all(p.lat is not None for p in board.places)
     assert "own design" in (board.meta.description or "").lower()
     assert nx.is_connected(_graph_without_passing_countries(board))
+    wrong = [(t.id, t.points, _shortest(board, t.from_, t.to)) for t in board.tickets if t.points != _shortest(board, t.from_, t.to)]
+    assert wrong == [], "our Paris tickets are worth their shortest path: (ticket, points, shortest path)"
 
 
 def test_every_board_is_connected() -> None:
