@@ -1,0 +1,127 @@
+"""The longest trail: exact against a brute-force reference; the rulebook's examples."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ttr_maps.engine.trail import longest_trail
+
+
+def brute_trail(edges, terminals=()):
+    """Reference: every walk with distinct edges from every place; arriving in a terminal place ends it."""
+    terminals = set(terminals)
+    adj: dict = {}
+    for i, (a, b, w) in enumerate(edges):
+        adj.setdefault(a, []).append((i, b, w))
+        if a != b:
+            adj.setdefault(b, []).append((i, a, w))
+    best = 0
+
+    def walk(x, used, length, first):
+        nonlocal best
+        best = max(best, length)
+        if x in terminals and not first:
+            return
+        for i, y, w in adj[x]:
+            if i not in used:
+                walk(y, used | {i}, length + w, False)
+
+    for x in adj:
+        walk(x, frozenset(), 0, True)
+    return best
+
+
+def is_trail(edges, used, terminals=()):
+    """Whether the edges `used` can be ridden in one go: connected, at most two odd places,
+    and no terminal place in the middle (a terminal place has at most one of them)."""
+    used = list(used)
+    if not used:
+        return True
+    degree: dict = {}
+    parent: dict = {}
+
+    def find(x):
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    for i in used:
+        a, b, _w = edges[i]
+        a = ("leaf", a, i) if a in terminals else a
+        b = ("leaf", b, i) if b in terminals else b
+        degree[a] = degree.get(a, 0) + 1
+        degree[b] = degree.get(b, 0) + 1
+        parent[find(a)] = find(b)
+    roots = {find(x) for x in degree}
+    odd = sum(d % 2 for d in degree.values())
+    return len(roots) == 1 and odd in (0, 2)
+
+
+USA_LOOP = [
+    ("new-york", "pittsburgh", 2),
+    ("pittsburgh", "chicago", 3),
+    ("chicago", "toronto", 4),
+    ("toronto", "pittsburgh", 2),
+    ("pittsburgh", "nashville", 4),
+]
+
+
+def test_usa_rulebook_loop_is_one_trail():
+    # New York–Pittsburgh–Chicago–Toronto–Pittsburgh–Nashville: a loop through Pittsburgh is allowed.
+    trail = longest_trail(USA_LOOP)
+    assert trail.length == sum(w for _a, _b, w in USA_LOOP)
+    assert trail.edges == frozenset(range(len(USA_LOOP)))
+
+
+def test_usa_rulebook_route_never_ridden_twice():
+    # Adding Chicago–Saint Louis: New York–...–Pittsburgh–Chicago–Saint Louis would ride Pittsburgh–Chicago
+    # twice, so the longest trail must leave something out.
+    edges = USA_LOOP + [("chicago", "saint-louis", 2)]
+    total = sum(w for _a, _b, w in edges)
+    trail = longest_trail(edges)
+    assert trail.length < total
+    assert trail.length == brute_trail(edges)
+    assert is_trail(edges, trail.edges)
+    assert sum(edges[i][2] for i in trail.edges) == trail.length
+
+
+def test_empty_network_is_zero():
+    assert longest_trail([]).length == 0
+
+
+def test_country_is_never_passed_through():
+    # a-X-b through country X would be 10 long; X is terminal, so the best is one side plus what leads to it.
+    edges = [("a", "X", 5), ("X", "b", 5), ("a", "c", 1)]
+    assert longest_trail(edges, {"X"}).length == 6
+    assert longest_trail(edges).length == 11
+
+
+def test_trail_may_start_and_end_in_the_same_country():
+    # X-a-b-X leaves X and comes back to it as its two ends, never passing through.
+    edges = [("X", "a", 3), ("a", "b", 3), ("b", "X", 3), ("X", "c", 4)]
+    assert longest_trail(edges, {"X"}).length == 9
+
+
+def test_parallel_routes_are_distinct_edges():
+    edges = [("a", "b", 2), ("a", "b", 3)]
+    assert longest_trail(edges).length == 5
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_matches_brute_force_on_random_small_graphs(seed):
+    rng = random.Random(seed)
+    for _ in range(60):
+        places = rng.randint(1, 7)
+        edges = []
+        for _ in range(rng.randint(0, 11)):
+            a, b = rng.randrange(places), rng.randrange(places)
+            if a != b:
+                edges.append((a, b, rng.randint(1, 6)))
+        terminals = {p for p in range(places) if rng.random() < 0.2}
+        trail = longest_trail(edges, terminals)
+        assert trail.length == brute_trail(edges, terminals), (edges, terminals)
+        assert sum(edges[i][2] for i in trail.edges) == trail.length
+        assert is_trail(edges, trail.edges, terminals), (edges, terminals, trail)

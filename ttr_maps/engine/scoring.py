@@ -1,0 +1,359 @@
+"""Exact final scoring of a position: routes, tickets, stations, bonuses, tie-breaks.
+
+The rules (RULES.md section 1 and each edition's; the rulebooks win):
+- Routes score by the variant's table, unless the position says what a player
+  scored in play (`route_points`).
+- A ticket is complete when the player's own routes connect its two ends, plus
+  one borrowed route per station built: an opponent's route touching the
+  station's place, the same route for all tickets. The borrowing is chosen at
+  final scoring to maximise the owner's score, by an exact search. A station
+  next to no opponent route is worth nothing. Failed tickets subtract their value.
+- Countries are terminal: no path passes through one; a ticket to a country is
+  complete when the network reaches it by any of its border routes.
+- Longest path: the longest trail in the player's own routes (never stations or
+  borrowed routes); the bonus goes to every player tied for it.
+- Most completed tickets (Märklin Globetrotter): the bonus goes to every player
+  tied for it.
+- Unused stations, goods tokens (face value), French flag sets.
+- Winners: highest total, then the variant's tie-breaks in order; a tie that
+  survives every tie-break is shared.
+
+Decisions where the rules are silent are in docs/scoring.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Hashable, Iterable
+
+from ..model.board import Board, Ticket
+from ..model.variant import Variant
+from .position import PlayerPosition, Position, all_tickets
+from .trail import longest_trail
+
+BREAKDOWN_KEYS = (
+    "routes",
+    "tickets_completed",
+    "tickets_failed",
+    "longest_path",
+    "most_tickets",
+    "stations",
+    "goods",
+    "flags",
+)
+
+
+@dataclass(frozen=True)
+class Borrowing:
+    """A built station and the opponent route (index into board.routes) it lends; None: nothing to borrow."""
+
+    place: str
+    route: int | None
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    """One player's final score; `total == sum(breakdown.values())`."""
+
+    name: str
+    total: int
+    breakdown: dict[str, int]
+    completed: tuple[int, ...]  # ticket indices into all_tickets(variant, board)
+    failed: tuple[int, ...]
+    longest_trail: int  # trains on the longest trail of own routes
+    trail_routes: tuple[int, ...]  # route indices of one longest trail
+    borrowings: tuple[Borrowing, ...]
+    stations_built: int
+    goods_points: int
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """Everyone's final score and the winner(s) after tie-breaks (several when the tie is shared)."""
+
+    players: tuple[PlayerScore, ...]
+    winners: tuple[int, ...]
+    tie_break_used: str | None = None  # the tie-break that settled it; None: no tie, or a shared one
+    notes: tuple[str, ...] = field(default=())
+
+
+class ScoringError(ValueError):
+    """A position final scoring cannot be computed for (e.g. an unknown route index)."""
+
+
+def final_score(variant: Variant, board: Board, position: Position) -> ScoreSheet:
+    """Score a finished game exactly."""
+    tickets = all_tickets(variant, board)
+    countries = frozenset(p.id for p in board.places if p.is_country)
+    _check(variant, board, position, tickets)
+
+    options = [_ticket_options(board, countries, tickets, p, position, seat) for seat, p in enumerate(position.players)]
+    choice = _choose_ticket_options(variant, options)
+    trails = [longest_trail(_edges(board, p), countries) for p in position.players]
+
+    best_trail = max((t.length for t in trails), default=0)
+    most_completed = max((options[i][choice[i]].count for i in range(len(options))), default=0)
+    scores = []
+    for seat, player in enumerate(position.players):
+        opt = options[seat][choice[seat]]
+        goods = sum(player.goods) if variant.scoring.bonuses.goods else 0
+        breakdown = {
+            "routes": _route_points(variant, board, player),
+            "tickets_completed": sum(tickets[i].points for i in opt.completed),
+            "tickets_failed": -sum(tickets[i].points for i in opt.failed),
+            "longest_path": variant.scoring.bonuses.longest_path if best_trail > 0 and trails[seat].length == best_trail else 0,
+            "most_tickets": variant.scoring.bonuses.most_tickets if most_completed > 0 and opt.count == most_completed else 0,
+            "stations": (variant.stations.count - len(player.stations)) * variant.stations.unused_points,
+            "goods": goods,
+            "flags": player.flag_sets * variant.flags.points,
+        }
+        scores.append(
+            PlayerScore(
+                name=player.name or f"Player {seat + 1}",
+                total=sum(breakdown.values()),
+                breakdown=breakdown,
+                completed=opt.completed,
+                failed=opt.failed,
+                longest_trail=trails[seat].length,
+                trail_routes=tuple(sorted(player.claims[i][0] for i in trails[seat].edges)),
+                borrowings=opt.borrowings,
+                stations_built=len(player.stations),
+                goods_points=goods,
+            )
+        )
+    winners, used = _winners(variant, scores)
+    return ScoreSheet(tuple(scores), winners, used)
+
+
+def _check(variant: Variant, board: Board, position: Position, tickets: tuple[Ticket, ...]) -> None:
+    """Reject a position that is not a position of this board (programming errors, not table mistakes)."""
+    for seat, player in enumerate(position.players):
+        who = player.name or f"player {seat + 1}"
+        seen: set[int] = set()
+        for route, track in player.claims:
+            if not 0 <= route < len(board.routes):
+                raise ScoringError(f"{who}: route index {route} is not a route of the board (0..{len(board.routes) - 1})")
+            if not 0 <= track < len(board.routes[route].tracks):
+                raise ScoringError(f"{who}: route {board.routes[route].id} has no track {track}")
+            if route in seen:
+                raise ScoringError(f"{who}: owns two tracks of route {board.routes[route].id}; a player never claims both")
+            seen.add(route)
+        for i in player.tickets:
+            if not 0 <= i < len(tickets):
+                raise ScoringError(f"{who}: ticket index {i} is not a ticket of the variant (0..{len(tickets) - 1})")
+        for place in player.stations:
+            if place not in board.place_by_id:
+                raise ScoringError(f"{who}: station at unknown place '{place}'")
+        if len(player.stations) > variant.stations.count:
+            raise ScoringError(f"{who}: {len(player.stations)} stations built; the variant has {variant.stations.count}")
+
+
+def _edges(board: Board, player: PlayerPosition) -> list[tuple[str, str, int]]:
+    return [(board.routes[r].from_, board.routes[r].to, board.routes[r].length) for r, _track in player.claims]
+
+
+def _route_points(variant: Variant, board: Board, player: PlayerPosition) -> int:
+    if player.route_points is not None:
+        return player.route_points
+    table = variant.scoring.routes
+    total = 0
+    for r, _track in player.claims:
+        length = board.routes[r].length
+        if length not in table:
+            raise ScoringError(f"route {board.routes[r].id} has length {length}, which the variant's scoring table does not score")
+        total += table[length]
+    return total
+
+
+# --- tickets and stations -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Option:
+    """One way a player's stations can borrow: what it completes and what it scores."""
+
+    points: int
+    completed: tuple[int, ...]
+    failed: tuple[int, ...]
+    borrowings: tuple[Borrowing, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.completed)
+
+
+class _Partition:
+    """Union-find over places; a country is split into one dead end per route into it."""
+
+    def __init__(self) -> None:
+        self.parent: dict[Hashable, Hashable] = {}
+        self.leaves: dict[str, list[Hashable]] = {}
+
+    def copy(self) -> _Partition:
+        new = _Partition()
+        new.parent = dict(self.parent)
+        new.leaves = {k: list(v) for k, v in self.leaves.items()}
+        return new
+
+    def find(self, x: Hashable) -> Hashable:
+        parent = self.parent
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def node(self, place: str, route: int, countries: frozenset[str]) -> Hashable:
+        if place in countries:
+            leaf = (place, route)
+            self.leaves.setdefault(place, []).append(leaf)
+            return leaf
+        return place
+
+    def join(self, a: Hashable, b: Hashable) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[ra] = rb
+
+    def ends(self, place: str, countries: frozenset[str]) -> set[Hashable]:
+        if place in countries:
+            return {self.find(leaf) for leaf in self.leaves.get(place, ())}
+        return {self.find(place)}
+
+    def connected(self, a: str, b: str, countries: frozenset[str]) -> bool:
+        return bool(self.ends(a, countries) & self.ends(b, countries))
+
+
+def _add_route(part: _Partition, board: Board, route: int, countries: frozenset[str]) -> None:
+    r = board.routes[route]
+    part.join(part.node(r.from_, route, countries), part.node(r.to, route, countries))
+
+
+def _ticket_options(
+    board: Board,
+    countries: frozenset[str],
+    tickets: tuple[Ticket, ...],
+    player: PlayerPosition,
+    position: Position,
+    seat: int,
+) -> list[_Option]:
+    """Every useful outcome of the player's station borrowings: the Pareto front of (points, completed count).
+
+    Sorted best first: most ticket points, then most completed tickets.
+    """
+    own = _Partition()
+    owned_routes = {r for r, _t in player.claims}
+    for r in owned_routes:
+        _add_route(own, board, r, countries)
+
+    others: set[int] = set()
+    for other_seat, other in enumerate(position.players):
+        if other_seat != seat:
+            others.update(r for r, _t in other.claims)
+    candidates = []
+    for place in player.stations:
+        touching = sorted(
+            r for r in others - owned_routes if place in board.routes[r].ends
+        )
+        candidates.append((place, touching))
+
+    mine = sorted(player.tickets)
+
+    def evaluate(part: _Partition) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+        done = tuple(i for i in mine if part.connected(tickets[i].from_, tickets[i].to, countries))
+        missed = tuple(i for i in mine if i not in done)
+        points = sum(tickets[i].points for i in done) - sum(tickets[i].points for i in missed)
+        return points, done, missed
+
+    results: dict[tuple[int, int], _Option] = {}
+
+    def search(k: int, part: _Partition, chosen: tuple[Borrowing, ...]) -> None:
+        if k == len(candidates):
+            points, done, missed = evaluate(part)
+            key = (points, len(done))
+            if key not in results:
+                results[key] = _Option(points, done, missed, chosen)
+            return
+        place, routes = candidates[k]
+        effects: set[frozenset] = set()
+        for r in routes:
+            probe = part.copy()
+            a = probe.node(board.routes[r].from_, r, countries)
+            b = probe.node(board.routes[r].to, r, countries)
+            effect = frozenset((probe.find(a), probe.find(b)))
+            if len(effect) == 1 or effect in effects:
+                continue  # joins nothing new, or the same two networks as a route already tried
+            effects.add(effect)
+            probe.join(a, b)
+            search(k + 1, probe, chosen + (Borrowing(place, r),))
+        if not effects:  # borrowing only ever adds connections, so "nothing" is tried only when nothing helps
+            search(k + 1, part, chosen + (Borrowing(place, None),))
+
+    search(0, own, ())
+    front = []
+    for key in sorted(results, reverse=True):
+        if not front or key[1] > front[-1].count:
+            front.append(results[key])
+    return front
+
+
+def _choose_ticket_options(variant: Variant, options: list[list[_Option]]) -> list[int]:
+    """Which option each player takes: the most ticket points, unless a different
+    borrowing wins the most-tickets bonus and more than pays for itself.
+
+    Only a variant with both stations and a most-tickets bonus can face that
+    choice; each player's best reply to the others is taken until nobody
+    changes (see docs/scoring.md).
+    """
+    baseline = [0] * len(options)
+    bonus = variant.scoring.bonuses.most_tickets
+    if not bonus or all(len(opts) == 1 for opts in options):
+        return baseline
+    choice = list(baseline)
+    seen = {tuple(choice)}
+    while True:
+        changed = False
+        for seat, opts in enumerate(options):
+            rivals = max((options[s][choice[s]].count for s in range(len(options)) if s != seat), default=0)
+
+            def value(o: _Option) -> tuple[int, int]:
+                return (o.points + (bonus if o.count >= rivals and o.count > 0 else 0), o.count)
+
+            best = max(range(len(opts)), key=lambda i: value(opts[i]))
+            if value(opts[best]) > value(opts[choice[seat]]):
+                choice[seat] = best
+                changed = True
+        if not changed:
+            return choice
+        if tuple(choice) in seen:
+            return baseline  # the replies go round in a circle: every player keeps the most ticket points
+        seen.add(tuple(choice))
+
+
+# --- winners --------------------------------------------------------------------
+
+_TIE_KEYS = {
+    "most-tickets": lambda s: len(s.completed),
+    "fewest-stations": lambda s: -s.stations_built,
+    "longest-path": lambda s: s.longest_trail,
+    "most-goods": lambda s: s.goods_points,
+}
+
+
+def _winners(variant: Variant, scores: Iterable[PlayerScore]) -> tuple[tuple[int, ...], str | None]:
+    scores = list(scores)
+    if not scores:
+        return (), None
+    top = max(s.total for s in scores)
+    tied = [i for i, s in enumerate(scores) if s.total == top]
+    for rule in variant.scoring.tie_breaks:
+        if len(tied) == 1:
+            break
+        key = _TIE_KEYS[rule]
+        best = max(key(scores[i]) for i in tied)
+        narrowed = [i for i in tied if key(scores[i]) == best]
+        if len(narrowed) < len(tied):
+            tied = narrowed
+            if len(tied) == 1:
+                return tuple(tied), rule
+    return tuple(tied), None
