@@ -1,0 +1,234 @@
+"""The short text notation of actions (docs/engine.md, "Action notation").
+
+    draw blind | draw faceup 2 | claim paris-wien pink 3pink | claim atlanta-raleigh gray.1 2red+1loco
+    tickets | tickets 2 2 | keep 0 2 | station wien 2red | tunnel pay 1loco | tunnel abandon
+    passenger kassel | passenger skip | move kassel fulda wurzburg | move stop | flag blue | flag skip | pass
+
+A payment is `N<kind>` parts joined by `+`: a colour, `loco` (also `locomotive`,
+`joker`), `big` (+4 locomotive) or `passenger`; `0` pays nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .actions import (
+    AbandonTunnel,
+    Action,
+    BuildStation,
+    ClaimTrack,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    MovePassenger,
+    Pass,
+    Payment,
+    PayTunnel,
+    PlacePassenger,
+    SetFlag,
+    SkipFlag,
+    SkipPassenger,
+    StopPassenger,
+    payment_text,
+)
+from .passengers import ONE_CARD
+
+if TYPE_CHECKING:
+    from .game import Game, State
+
+
+class NotationError(ValueError):
+    """Text that is not an action of the notation."""
+
+
+USAGE = (
+    "actions: draw blind | draw faceup N | claim ROUTE [TRACK] PAYMENT | tickets [N ...] | keep [I ...] | "
+    "station PLACE PAYMENT | tunnel pay PAYMENT | tunnel abandon | passenger PLACE | passenger skip | "
+    "move PLACE PLACE ... [stop] | move stop | flag COLOUR | flag skip | pass"
+)
+
+_PART = re.compile(r"^(\d+)([a-z+][a-z0-9+-]*)$")
+
+
+def track_token(game: Game, route: int, track: int) -> str:
+    tracks = game.board.routes[route].tracks
+    if not 0 <= track < len(tracks):
+        return str(track)
+    color = tracks[track]
+    return color if tracks.count(color) == 1 else f"{color}.{track}"
+
+
+def action_text(game: Game, action: Action) -> str:
+    if isinstance(action, ClaimTrack):
+        t = game.t
+        if isinstance(action.route, int) and 0 <= action.route < len(t.route_ids):
+            return f"claim {t.route_ids[action.route]} {track_token(game, action.route, action.track)} {payment_text(action.payment)}"
+    return action.text()
+
+
+def parse_payment(game: Game, text: str) -> Payment:
+    """`2pink+1loco` -> (("pink", 2), ("locomotive", 1)) in the game's card order."""
+    t = game.t
+    text = text.strip().lower()
+    if text in ("0", "", "nothing"):
+        return ()
+    counts: dict[int, int] = {}
+    for part in re.split(r"[+,]", text.replace("+4", "big")):
+        if not part:
+            continue
+        m = _PART.match(part)
+        if not m:
+            raise NotationError(f"'{part}' is not a payment part; write e.g. 3pink, 2red+1loco, 1passenger")
+        n, kind = int(m.group(1)), m.group(2)
+        k = t.kind_index.get(kind)
+        if k is None:
+            if kind.endswith("s") and kind[:-1] in t.kind_index:
+                k = t.kind_index[kind[:-1]]
+            else:
+                raise NotationError(f"unknown card kind '{kind}' in '{part}'; kinds: {', '.join(t.colors)}, loco, big, passenger")
+        counts[k] = counts.get(k, 0) + n
+    return tuple((t.kinds[k], n) for k, n in sorted(counts.items()) if n)
+
+
+def _ints(tokens: list[str], what: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(x) for x in tokens)
+    except ValueError:
+        raise NotationError(f"{what} takes whole numbers, got {' '.join(tokens)}") from None
+
+
+def _route(game: Game, name: str) -> int:
+    r = game.t.route_by_id.get(name)
+    if r is None:
+        from ..diagnostics import did_you_mean
+
+        raise NotationError(f"unknown route '{name}'{did_you_mean(name, game.t.route_ids)}; routes are named FROM-TO by place ids")
+    return r
+
+
+def _place(game: Game, name: str) -> str:
+    if name not in game.t.place_index:
+        from ..diagnostics import did_you_mean
+
+        raise NotationError(f"unknown place '{name}'{did_you_mean(name, game.t.place_ids)}")
+    return name
+
+
+def _track(game: Game, route: int, token: str, state: State | None) -> int:
+    tracks = game.board.routes[route].tracks
+    if token.isdigit():
+        return int(token)
+    m = re.fullmatch(r"([a-z][a-z0-9-]*)\.(\d+)", token)
+    if m:
+        return int(m.group(2))
+    candidates = [i for i, c in enumerate(tracks) if c == token]
+    if not candidates:
+        raise NotationError(f"route {game.t.route_ids[route]} has no {token} track (its tracks: {', '.join(tracks)})")
+    if state is not None:
+        for i in candidates:
+            tid = game.t.route_tids[route][i]
+            if state.avail[tid]:
+                return i
+    return candidates[0]
+
+
+def parse_actions(game: Game, text: str, state: State | None = None) -> list[Action]:
+    """Actions written in the notation, separated by `;` or new lines."""
+    out: list[Action] = []
+    for chunk in re.split(r"[;\n]", text):
+        tokens = chunk.strip().lower().split()
+        if tokens:
+            out.extend(_parse_one(game, tokens, state))
+    if not out:
+        raise NotationError("no action given; " + USAGE)
+    return out
+
+
+def _parse_one(game: Game, tok: list[str], state: State | None) -> list[Action]:
+    verb, args = tok[0], tok[1:]
+    if verb == "draw":
+        if args == ["blind"]:
+            return [DrawBlind()]
+        if len(args) == 2 and args[0] in ("faceup", "face-up", "open"):
+            return [DrawFaceUp(_ints(args[1:], "draw faceup")[0])]
+        if len(args) == 1 and args[0].isdigit():
+            return [DrawFaceUp(int(args[0]))]
+        raise NotationError("write `draw blind` or `draw faceup N` (N = slot 0-4)")
+    if verb == "claim":
+        if len(args) < 2:
+            raise NotationError("write `claim ROUTE [TRACK] PAYMENT`, e.g. `claim paris-wien pink 3pink`")
+        route = _route(game, args[0])
+        rest = args[1:]
+        if len(rest) >= 2 or not _PART.match(rest[0].split("+")[0]) and rest[0] != "0":
+            track = _track(game, route, rest[0], state)
+            rest = rest[1:]
+        else:
+            track = _track(game, route, game.board.routes[route].tracks[0], state) if state is not None else 0
+        if not rest:
+            raise NotationError("the claim needs a payment, e.g. 3pink or 2pink+1loco")
+        return [ClaimTrack(route, track, parse_payment(game, "+".join(rest)))]
+    if verb in ("tickets", "ticket"):
+        return [DrawTickets(_ints(args, "tickets"))]
+    if verb == "keep":
+        return [KeepTickets(tuple(sorted(_ints(args, "keep"))))]
+    if verb == "station":
+        if len(args) < 2:
+            raise NotationError("write `station PLACE PAYMENT`, e.g. `station wien 2red`")
+        return [BuildStation(_place(game, args[0]), parse_payment(game, "+".join(args[1:])))]
+    if verb == "tunnel":
+        if args == ["abandon"]:
+            return [AbandonTunnel()]
+        if len(args) >= 2 and args[0] == "pay":
+            return [PayTunnel(parse_payment(game, "+".join(args[1:])))]
+        raise NotationError("write `tunnel pay PAYMENT` or `tunnel abandon`")
+    if verb == "passenger":
+        if args == ["skip"]:
+            return [SkipPassenger()]
+        if len(args) == 1:
+            return [PlacePassenger(_place(game, args[0]))]
+        raise NotationError("write `passenger PLACE` or `passenger skip`")
+    if verb == "move":
+        return _parse_move(game, args, state)
+    if verb == "flag":
+        if args == ["skip"]:
+            return [SkipFlag()]
+        if len(args) == 1:
+            return [SetFlag(args[0])]
+        raise NotationError("write `flag COLOUR` or `flag skip`")
+    if verb == "pass" and not args:
+        return [Pass()]
+    raise NotationError(f"cannot read '{' '.join(tok)}'; " + USAGE)
+
+
+def _parse_move(game: Game, args: list[str], state: State | None) -> list[Action]:
+    if args == ["stop"]:
+        return [StopPassenger()]
+    stop = bool(args) and args[-1] == "stop"
+    if stop:
+        args = args[:-1]
+    explicit: list[Payment] | None = None
+    places = [a for a in args if not _PART.match(a)]
+    pays = [a for a in args if _PART.match(a)]
+    if len(places) < 2:
+        raise NotationError("write `move FROM TO [TO ...] [stop]` with place ids")
+    if pays:
+        if len(pays) != len(places) - 1:
+            raise NotationError("give one payment per ride (0 or 1passenger) or none (worked out from the board)")
+        explicit = [parse_payment(game, p) for p in pays]
+    out: list[Action] = []
+    t = game.t
+    for i in range(len(places) - 1):
+        a, b = _place(game, places[i]), _place(game, places[i + 1])
+        if explicit is not None:
+            pay = explicit[i]
+        else:
+            pay = ()
+            r = t.route_by_pair.get((t.place_index[a], t.place_index[b]))
+            if state is not None and r is not None and state.route_mask[r] and not state.route_mask[r] & (1 << state.current):
+                pay = ONE_CARD
+        out.append(MovePassenger((a, b), pay))
+    if stop:
+        out.append(StopPassenger())
+    return out

@@ -1,0 +1,93 @@
+"""Stations (RULES.md 2): the n-th station costs `stations.costs[n-1]` cards of one colour.
+
+Locomotives replace any card; +4 locomotives and passenger cards do not (a
+station is not a route). Stations go in cities only, one per place.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import BuildStation
+from .claims import discard_payment, take_payment
+from .errors import R_STATION, IllegalAction
+
+if TYPE_CHECKING:
+    from .game import State
+
+
+def cost(state: State, p: int) -> int | None:
+    built = len(state.stations[p])
+    costs = state.t.station_costs
+    return costs[built] if built < len(costs) else None
+
+
+def payments(state: State, p: int, k: int) -> list[int]:
+    t = state.t
+    hand = state.hands[p]
+    locos = hand[t.LOCO]
+    out = []
+    if k == 0:
+        return [t.payment_id(-1, 0, 0)]
+    for c in range(t.NC):
+        have = hand[c]
+        for nc in range(min(have, k), 0, -1):
+            if k - nc > locos:
+                break
+            out.append(t.payment_id(c, nc, k - nc))
+    if locos >= k:
+        out.append(t.payment_id(-1, 0, k))
+    return out
+
+
+def legal(state: State, out: list) -> None:
+    p = state.current
+    k = cost(state, p)
+    if k is None:
+        return
+    pays = payments(state, p, k)
+    if not pays:
+        return
+    t = state.t
+    cache = state.game.station_cache
+    taken = state.station_owner
+    for place in range(t.NP):
+        if t.is_country[place] or place in taken:
+            continue
+        base = place << 16
+        for pid in pays:
+            a = cache.get(base | pid)
+            if a is None:
+                a = cache[base | pid] = BuildStation(t.place_ids[place], t.payment(pid))
+            out.append(a)
+
+
+def apply(state: State, action: BuildStation) -> None:
+    t = state.t
+    p = state.current
+    k = cost(state, p)
+    if k is None:
+        raise IllegalAction(f"player {p} has built all {len(t.station_costs)} stations", R_STATION)
+    place = t.place_index.get(action.place) if isinstance(action.place, str) else None
+    if place is None:
+        raise IllegalAction(f"there is no place {action.place!r}", R_STATION)
+    if t.is_country[place]:
+        raise IllegalAction(f"{action.place} is a country; stations are built in cities", R_STATION)
+    if place in state.station_owner:
+        raise IllegalAction(f"{action.place} already has a station (player {state.station_owner[place]})", R_STATION)
+    counts = t.payment_counts(action.payment)
+    if counts is None:
+        raise IllegalAction("a station is paid with cards of one colour plus locomotives", R_STATION)
+    color, nc, nl, nb, npass = counts
+    if nb or npass:
+        raise IllegalAction("only train cards of one colour and locomotives pay for a station", R_STATION)
+    if nc + nl != k:
+        raise IllegalAction(f"station {len(state.stations[p]) + 1} of player {p} costs {k} cards; the payment has {nc + nl}", R_STATION)
+    hand = state.hands[p]
+    if (nc and hand[color] < nc) or hand[t.LOCO] < nl:
+        raise IllegalAction(f"player {p} does not hold the cards {action.payment}", R_STATION)
+    take_payment(state, counts)
+    discard_payment(state, counts)
+    state.station_owner[place] = p
+    state.stations[p].append(place)
+    state.end_turn()

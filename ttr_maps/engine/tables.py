@@ -1,0 +1,215 @@
+"""The fixed tables a game is played on: card kinds, tracks, places, tickets, payments.
+
+Built once per (variant, board) from the variant file alone, int-indexed so the
+hot paths of the engine work on small ints and count arrays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model.board import GRAY, Board, Ticket
+from ..model.variant import Variant
+from .actions import BIG_LOCOMOTIVE, KIND_ABBREVIATIONS, LOCOMOTIVE, PASSENGER, Payment
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimGroup:
+    """Tracks that accept exactly the same payments: same colour, length and ferry count."""
+
+    color: int  # -1: gray
+    length: int
+    ferry: int
+    big_ok: bool
+    tids: tuple[int, ...]
+
+
+def all_tickets_of(variant: Variant, board: Board) -> tuple[Ticket, ...]:
+    """board.tickets + variant.tickets.add, in that order (the scoring contract's ticket indices)."""
+    return tuple(board.tickets) + tuple(variant.tickets.add)
+
+
+class Tables:
+    """Int-indexed view of a variant and its board."""
+
+    def __init__(self, variant: Variant, board: Board):
+        self.variant = variant
+        self.board = board
+        cards = variant.cards
+        # Card kinds: the colours, then locomotive, big locomotive, passenger (always present, maybe 0 cards).
+        self.colors: tuple[str, ...] = tuple(cards.colors)
+        nc = len(self.colors)
+        self.NC = nc
+        self.LOCO = nc
+        self.BIG = nc + 1
+        self.PASS = nc + 2
+        self.NK = nc + 3
+        self.kinds: tuple[str, ...] = self.colors + (LOCOMOTIVE, BIG_LOCOMOTIVE, PASSENGER)
+        self.kind_index = {k: i for i, k in enumerate(self.kinds)}
+        for abbrev, kind in KIND_ABBREVIATIONS.items():
+            self.kind_index.setdefault(abbrev, self.kind_index[kind])
+        self.color_index = {c: i for i, c in enumerate(self.colors)}
+        self.deck_counts = [cards.colors[c] for c in self.colors] + [cards.locomotives, cards.big_locomotives.count, cards.passengers]
+        self.deck_size = sum(self.deck_counts)
+        self.big_min = cards.big_locomotives.min_length
+
+        # Places.
+        self.place_ids: tuple[str, ...] = tuple(p.id for p in board.places)
+        self.place_index = {pid: i for i, pid in enumerate(self.place_ids)}
+        self.is_country = tuple(p.is_country for p in board.places)
+        self.NP = len(self.place_ids)
+
+        # Routes and tracks (tid = flat track id).
+        self.route_ids: tuple[str, ...] = tuple(r.id for r in board.routes)
+        self.route_ends: tuple[tuple[int, int], ...] = tuple(
+            (self.place_index[r.from_], self.place_index[r.to]) for r in board.routes
+        )
+        self.route_length = tuple(r.length for r in board.routes)
+        self.route_by_id: dict[str, int] = {}
+        self.route_by_pair: dict[tuple[int, int], int] = {}
+        for i, r in enumerate(board.routes):
+            self.route_by_id.setdefault(r.id, i)
+            self.route_by_id.setdefault(f"{r.to}-{r.from_}", i)
+            a, b = self.route_ends[i]
+            self.route_by_pair.setdefault((a, b), i)
+            self.route_by_pair.setdefault((b, a), i)
+        self.route_tids: list[tuple[int, ...]] = []
+        t_route, t_track, t_color, t_len, t_ferry, t_tunnel = [], [], [], [], [], []
+        for ri, r in enumerate(board.routes):
+            tids = []
+            for ti, col in enumerate(r.tracks):
+                tids.append(len(t_route))
+                t_route.append(ri)
+                t_track.append(ti)
+                t_color.append(-1 if col == GRAY else self.color_index.get(col, -2))
+                t_len.append(r.length)
+                t_ferry.append(r.ferry)
+                t_tunnel.append(bool(r.tunnel))
+            self.route_tids.append(tuple(tids))
+        self.t_route = tuple(t_route)
+        self.t_track = tuple(t_track)
+        self.t_color = tuple(t_color)  # -2: a colour with no cards in this variant (never claimable)
+        self.t_len = tuple(t_len)
+        self.t_ferry = tuple(t_ferry)
+        self.t_tunnel = tuple(t_tunnel)
+        self.NT = len(t_route)
+        # Routes touching each place, for passengers and stations.
+        self.place_routes: list[list[int]] = [[] for _ in range(self.NP)]
+        for ri, (a, b) in enumerate(self.route_ends):
+            self.place_routes[a].append(ri)
+            if b != a:
+                self.place_routes[b].append(ri)
+
+        groups: dict[tuple[int, int, int], list[int]] = {}
+        for tid in range(self.NT):
+            if t_color[tid] == -2 or t_ferry[tid] > t_len[tid]:
+                continue
+            groups.setdefault((t_color[tid], t_len[tid], t_ferry[tid]), []).append(tid)
+        self.claim_groups = tuple(
+            ClaimGroup(c, ln, f, cards.big_locomotives.count > 0 and ln >= self.big_min, tuple(tids))
+            for (c, ln, f), tids in sorted(groups.items())
+        )
+        self.route_points = dict(variant.scoring.routes)
+
+        # Tickets and piles.
+        self.tickets: tuple[Ticket, ...] = all_tickets_of(variant, board)
+        self.ticket_keys = self._ticket_keys()
+        self.ticket_index = {k: i for i, k in enumerate(self.ticket_keys)}
+        piles = dict(variant.tickets.piles) or {"main": tuple(sorted({d for t in self.tickets for d in t.decks}))}
+        self.pile_names: tuple[str, ...] = tuple(piles)
+        self.pile_tickets: dict[str, tuple[int, ...]] = {}
+        used: set[int] = set()
+        for name, decks in piles.items():
+            wanted = set(decks)
+            chosen = [i for i, t in enumerate(self.tickets) if i not in used and wanted.intersection(t.decks)]
+            used.update(chosen)
+            self.pile_tickets[name] = tuple(chosen)
+        self.tickets_in_game = sum(len(v) for v in self.pile_tickets.values())
+        self.ticket_pile = {k: name for name, ks in self.pile_tickets.items() for k in ks}
+
+        # Goods stacks (top first, as on the board).
+        self.goods_stacks: list[tuple[int, tuple[int, ...]]] = [
+            (self.place_index[g.place], tuple(g.values)) for g in board.goods if g.place in self.place_index
+        ]
+
+        self.station_costs = tuple(variant.stations.costs)
+        self.flag_colors = tuple(self.color_index[c] for c in variant.flags.colors if c in self.color_index)
+
+        # Interned payments: id -> (color, n_color, n_loco, n_big, n_passenger) and -> Payment tuple.
+        self._pay_key: dict[int, int] = {}
+        self._pay_counts: list[tuple[int, int, int, int, int]] = []
+        self._payments: list[Payment] = []
+        self._pay_by_tuple: dict[Payment, int] = {}
+
+    def _ticket_keys(self) -> tuple[str, ...]:
+        seen: dict[str, int] = {}
+        keys = []
+        for t in self.tickets:
+            base = t.id
+            seen[base] = seen.get(base, 0) + 1
+            keys.append(base if seen[base] == 1 else f"{base}.{seen[base]}")
+        return tuple(keys)
+
+    def payment_id(self, color: int, nc: int, nl: int, nb: int = 0, npass: int = 0) -> int:
+        """The interned id of a payment: `nc` cards of colour `color` (-1 none) plus wilds/passengers."""
+        key = ((((color + 1) * 64 + nc) * 64 + nl) * 64 + nb) * 64 + npass
+        pid = self._pay_key.get(key)
+        if pid is None:
+            parts: list[tuple[str, int]] = []
+            if nc:
+                parts.append((self.kinds[color], nc))
+            if nl:
+                parts.append((LOCOMOTIVE, nl))
+            if nb:
+                parts.append((BIG_LOCOMOTIVE, nb))
+            if npass:
+                parts.append((PASSENGER, npass))
+            payment = tuple(parts)
+            pid = len(self._payments)
+            self._payments.append(payment)
+            self._pay_counts.append((color if nc else -1, nc, nl, nb, npass))
+            self._pay_key[key] = pid
+            self._pay_by_tuple[payment] = pid
+        return pid
+
+    def payment(self, pid: int) -> Payment:
+        return self._payments[pid]
+
+    def payment_counts(self, payment: Payment) -> tuple[int, int, int, int, int] | None:
+        """(colour, n_colour, n_loco, n_big, n_passenger) of a payment, or None if it mixes colours or is malformed."""
+        pid = self._pay_by_tuple.get(payment)
+        if pid is not None:
+            return self._pay_counts[pid]
+        color, nc, nl, nb, npass = -1, 0, 0, 0, 0
+        try:
+            items = list(payment)
+        except TypeError:
+            return None
+        for item in items:
+            if not (isinstance(item, tuple) and len(item) == 2):
+                return None
+            kind, n = item
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0 or n > 60:
+                return None
+            k = self.kind_index.get(kind) if isinstance(kind, str) else None
+            if k is None:
+                return None
+            if n == 0:
+                continue
+            if k < self.NC:
+                if color not in (-1, k):
+                    return None
+                color, nc = k, nc + n
+            elif k == self.LOCO:
+                nl += n
+            elif k == self.BIG:
+                nb += n
+            else:
+                npass += n
+        return self._pay_counts[self.payment_id(color, nc, nl, nb, npass)]
+
+    def canonical_payment(self, payment: Payment) -> Payment | None:
+        counts = self.payment_counts(payment)
+        if counts is None:
+            return None
+        return self._payments[self.payment_id(*counts)]

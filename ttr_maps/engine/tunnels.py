@@ -1,0 +1,141 @@
+"""Tunnels (RULES.md 2): pay, turn up cards, pay one more for each match or take the cards back."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import AbandonTunnel, PayTunnel
+from .cards import discard_cards, draw_top
+from .claims import _wild_splits, discard_payment, return_payment, take_payment
+from .errors import R_BIG_LOCO, R_TUNNEL, IllegalAction
+
+if TYPE_CHECKING:
+    from .game import State
+
+ABANDON = AbandonTunnel()
+
+
+class PendingTunnel:
+    """A tunnel claim waiting for its extra cards."""
+
+    __slots__ = ("tid", "paid", "revealed", "extra", "match")
+
+    def __init__(self, tid: int, paid: tuple, revealed: list[int], extra: int, match: int):
+        self.tid = tid
+        self.paid = paid  # payment counts already taken from the hand
+        self.revealed = revealed  # the turned-up cards
+        self.extra = extra  # cards still to pay
+        self.match = match  # colour the extra cards may be (-1: locomotives only)
+
+    def copy(self) -> PendingTunnel:
+        return PendingTunnel(self.tid, self.paid, list(self.revealed), self.extra, self.match)
+
+    def key(self) -> tuple:
+        return (self.tid, self.paid, tuple(self.revealed), self.extra, self.match)
+
+
+def big_ok(state: State, tid: int) -> bool:
+    t = state.t
+    return t.t_len[tid] >= t.big_min
+
+
+def matches(state: State, kind: int, match: int, tid: int) -> bool:
+    """A turned card matches the paid colour; a locomotive always matches (a +4 one where it is wild)."""
+    t = state.t
+    if kind == t.LOCO:
+        return True
+    if kind == t.BIG:
+        return big_ok(state, tid)
+    return match >= 0 and kind == match
+
+
+def start(state: State, tid: int, counts: tuple) -> None:
+    """Take the payment, turn up the cards and either finish the claim or ask for the extra cost."""
+    take_payment(state, counts)
+    reveal = state.game.variant.tunnels.reveal
+    revealed: list[int] = []
+    for _ in range(reveal):
+        k = draw_top(state)
+        if k < 0:
+            state.count("tunnel-short-reveal")
+            break
+        revealed.append(k)
+    match = counts[0] if counts[1] else -1
+    extra = sum(1 for k in revealed if matches(state, k, match, tid))
+    state.tunnel = PendingTunnel(tid, counts, revealed, extra, match)
+    if extra == 0:
+        finish(state, ())
+    else:
+        state.phase = state.PH_TUNNEL
+
+
+def extra_payments(state: State) -> list[int]:
+    t = state.t
+    tun = state.tunnel
+    hand = state.hands[state.current]
+    bigs = hand[t.BIG] if big_ok(state, tun.tid) else 0
+    locos = hand[t.LOCO]
+    out = []
+    if tun.match >= 0:
+        for nc in range(min(hand[tun.match], tun.extra), -1, -1):
+            w = tun.extra - nc
+            if w > locos + bigs:
+                break
+            for nl, nb in _wild_splits(w, locos, bigs):
+                out.append(t.payment_id(tun.match, nc, nl, nb))
+    elif locos + bigs >= tun.extra:
+        for nl, nb in _wild_splits(tun.extra, locos, bigs):
+            out.append(t.payment_id(-1, 0, nl, nb))
+    return out
+
+
+def legal(state: State, out: list) -> None:
+    cache = state.game.tunnel_cache
+    for pid in extra_payments(state):
+        a = cache.get(pid)
+        if a is None:
+            a = cache[pid] = PayTunnel(state.t.payment(pid))
+        out.append(a)
+    out.append(ABANDON)
+
+
+def apply_pay(state: State, action: PayTunnel) -> None:
+    t = state.t
+    tun = state.tunnel
+    counts = t.payment_counts(action.payment)
+    if counts is None:
+        raise IllegalAction("the extra cards are of the paid colour or locomotives", R_TUNNEL)
+    color, nc, nl, nb, npass = counts
+    if nc + nl + nb + npass != tun.extra:
+        raise IllegalAction(f"the tunnel asks for {tun.extra} more cards; the payment has {nc + nl + nb + npass}", R_TUNNEL)
+    if npass or (nc and color != tun.match):
+        want = f"{t.colors[tun.match]} cards or locomotives" if tun.match >= 0 else "locomotives (the route was paid with locomotives only)"
+        raise IllegalAction(f"the extra cards must be {want}", R_TUNNEL)
+    if nb and not big_ok(state, tun.tid):
+        raise IllegalAction(f"a +4 locomotive is wild only on routes of {t.big_min} or more spaces", R_BIG_LOCO)
+    hand = state.hands[state.current]
+    if (nc and hand[color] < nc) or hand[t.LOCO] < nl or hand[t.BIG] < nb:
+        raise IllegalAction(f"player {state.current} does not hold the cards {action.payment}", R_TUNNEL)
+    take_payment(state, counts)
+    finish(state, counts)
+
+
+def finish(state: State, extra: tuple) -> None:
+    tun = state.tunnel
+    state.tunnel = None
+    discard_payment(state, tun.paid)
+    if extra:
+        discard_payment(state, extra)
+    for k in tun.revealed:
+        discard_cards(state, k, 1)
+    state.complete_claim(tun.tid, tun.paid)
+
+
+def apply_abandon(state: State) -> None:
+    tun = state.tunnel
+    state.tunnel = None
+    return_payment(state, tun.paid)
+    for k in tun.revealed:
+        discard_cards(state, k, 1)
+    state.count("tunnels-abandoned")
+    state.end_turn()
