@@ -9,6 +9,7 @@ Both return plain JSON-ready dicts; `render_text` prints them as tables.
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 from typing import Any
 
@@ -30,21 +31,57 @@ def route_graph(board: Board) -> nx.Graph:
     return g
 
 
-def shortest_path_length(board: Board, graph: nx.Graph, a: str, b: str) -> int | None:
-    """Spaces on the shortest path from `a` to `b` that passes through no country, or None if there is none.
+def spaces_from(
+    adjacency: dict[str, list[tuple[str, int]]],
+    source: str,
+    countries: frozenset[str],
+    targets: set[str] | None = None,
+) -> dict[str, int]:
+    """Spaces on the shortest path from `source` to the places it reaches without passing through a country.
 
-    A country is a terminal place: a path may start or end there but never ride through it.
+    A country is a terminal place: a path may start or end there but never ride
+    through it, so the search reaches countries and does not go on from them.
+    With `targets`, the search stops once all of them are settled.
     """
-    if a not in graph or b not in graph:
-        return None
-    if a == b:
-        return 0
-    countries = {p.id for p in board.places if p.is_country} - {a, b}
-    view = nx.subgraph_view(graph, filter_node=lambda n: n not in countries)
-    try:
-        return int(nx.dijkstra_path_length(view, a, b, weight="weight"))
-    except nx.NetworkXNoPath:
-        return None
+    dist: dict[str, int] = {}
+    left = set(targets) if targets is not None else None
+    heap = [(0, source)]
+    while heap:
+        d, node = heapq.heappop(heap)
+        if node in dist:
+            continue
+        dist[node] = d
+        if left is not None:
+            left.discard(node)
+            if not left:
+                break
+        if node in countries and node != source:
+            continue
+        for nxt, length in adjacency.get(node, ()):
+            if nxt not in dist:
+                heapq.heappush(heap, (d + length, nxt))
+    return dist
+
+
+def ticket_paths(board: Board, graph: nx.Graph, tickets: list[Ticket] | tuple[Ticket, ...]) -> list[int | None]:
+    """The shortest path of each ticket in spaces (None when its ends are not connected).
+
+    Paths are symmetric, so tickets are grouped under whichever end most tickets
+    share, and one search per group serves them all.
+    """
+    countries = frozenset(p.id for p in board.places if p.is_country)
+    adjacency = {n: [(m, e["weight"]) for m, e in graph[n].items()] for n in graph}
+    ends = Counter(end for t in tickets for end in {t.from_, t.to})
+    groups: dict[str, set[str]] = {}
+    for t in tickets:
+        a, b = (t.from_, t.to) if ends[t.from_] >= ends[t.to] else (t.to, t.from_)
+        groups.setdefault(a, set()).add(b)
+    found = {a: spaces_from(adjacency, a, countries, targets) for a, targets in groups.items() if a in adjacency}
+    out: list[int | None] = []
+    for t in tickets:
+        a, b = (t.from_, t.to) if ends[t.from_] >= ends[t.to] else (t.to, t.from_)
+        out.append(found.get(a, {}).get(b))
+    return out
 
 
 def _sorted_by_key(counter: Counter) -> dict[str, int]:
@@ -64,14 +101,8 @@ def _decks_in_order(board: Board) -> list[str]:
     return [d for d in board.decks if d in used] + [d for d in used if d not in board.decks]
 
 
-def _ticket_row(board: Board, graph: nx.Graph, t: Ticket) -> dict[str, Any]:
-    return {
-        "from": t.from_,
-        "to": t.to,
-        "decks": list(t.decks),
-        "value": t.points,
-        "shortest_path": shortest_path_length(board, graph, t.from_, t.to),
-    }
+def _ticket_row(t: Ticket, spaces: int | None) -> dict[str, Any]:
+    return {"from": t.from_, "to": t.to, "decks": list(t.decks), "value": t.points, "shortest_path": spaces}
 
 
 def board_stats(board: Board) -> dict[str, Any]:
@@ -117,7 +148,7 @@ def board_stats(board: Board) -> dict[str, Any]:
         "tunnels": tunnels,
         "tickets_by_deck": decks,
         "degree": {p.id: graph.degree(p.id) for p in board.places},
-        "tickets": [_ticket_row(board, graph, t) for t in board.tickets],
+        "tickets": [_ticket_row(t, n) for t, n in zip(board.tickets, ticket_paths(board, graph, board.tickets))],
     }
 
 
