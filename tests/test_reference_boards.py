@@ -153,7 +153,7 @@ def test_germany_counts() -> None:
 # --- Germany: the tickets and goods are this project's own design (not in the reference) ---
 
 
-def _graph_without_passing_countries(board: Board) -> nx.Graph:
+def _route_graph(board: Board) -> nx.Graph:
     g = nx.Graph()
     for r in board.routes:
         g.add_edge(r.from_, r.to, weight=r.length)
@@ -163,7 +163,7 @@ def _graph_without_passing_countries(board: Board) -> nx.Graph:
 def _shortest(board: Board, a: str, b: str) -> int:
     """Shortest path in spaces that passes through no country (countries may only be its ends)."""
     countries = {p.id for p in board.places if p.is_country}
-    g = _graph_without_passing_countries(board)
+    g = _route_graph(board)
     allowed = g.subgraph([n for n in g if n not in countries or n in (a, b)])
     return nx.shortest_path_length(allowed, a, b, weight="weight")
 
@@ -216,15 +216,19 @@ def test_paris_board_shape() -> None:
     assert len(board.tickets) == 20
     assert all(p.lat is not None for p in board.places)
     assert "own design" in (board.meta.description or "").lower()
-    assert nx.is_connected(_graph_without_passing_countries(board))
+    assert nx.is_connected(_route_graph(board))
     wrong = [(t.id, t.points, _shortest(board, t.from_, t.to)) for t in board.tickets if t.points != _shortest(board, t.from_, t.to)]
     assert wrong == [], "our Paris tickets are worth their shortest path: (ticket, points, shortest path)"
 
 
-def test_every_board_is_connected() -> None:
+def test_every_board_is_connected_without_passing_through_countries() -> None:
+    """Every city reaches every other without riding through a country, and every country has a border route."""
     for path in sorted((MAPS / "boards").glob("*.yaml")):
         board = load_board(path)
-        assert nx.is_connected(_graph_without_passing_countries(board)), f"{path.name} falls apart"
+        g = _route_graph(board)
+        countries = {p.id for p in board.places if p.is_country}
+        assert nx.is_connected(g.subgraph(set(g) - countries)), f"{path.name}: the cities fall apart"
+        assert all(g.degree(c) > 0 for c in countries), f"{path.name}: a country without a border route"
 
 
 def test_reference_counts_match_the_issue() -> None:
