@@ -8,6 +8,7 @@ from ttr_maps.diagnostics import Severity
 from ttr_maps.load import load
 from ttr_maps.report import render
 
+from .checks import check_options, run_selected
 from .options import format_option
 
 
@@ -15,15 +16,17 @@ from .options import format_option
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True, path_type=str))
 @format_option
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
-def command(files: tuple[str, ...], fmt: str, strict: bool) -> None:
-    """Validate board and variant files (a variant also validates its board).
+@check_options
+def command(files: tuple[str, ...], fmt: str, strict: bool, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
+    """Validate board and variant files (a variant also validates its board), then run the design checks.
 
     Exit codes: 0 clean (warnings allowed unless --strict), 1 problems found, 2 usage error.
     """
     seen: set = set()
     diags = []
     for path in files:
-        for d in load(path).diagnostics:
+        loaded = load(path)
+        for d in loaded.diagnostics + run_selected(loaded, select, ignore):
             if d not in seen:
                 seen.add(d)
                 diags.append(d)

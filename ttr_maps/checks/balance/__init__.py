@@ -1,0 +1,1 @@
+"""Balance checks (B): how the board's numbers compare with its cards, trains and the official boards."""

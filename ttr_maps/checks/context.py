@@ -1,0 +1,280 @@
+"""The prepared context every check reads: built once per board, shared by all checks.
+
+It holds the board and the variant (if any), the Layout (positions in board
+units, car length, marker radius), a networkx graph of places and routes, the
+tickets in use (the variant's piles when given), and the drawn shapes of
+places, labels and routes with STRtrees for pairwise queries. Everything is
+computed lazily, so a selection of checks pays only for what it reads.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Iterable, Literal
+
+import networkx as nx
+import shapely
+from shapely import STRtree
+from shapely.geometry import LineString, Point, box
+
+from ..geometry import Layout
+from ..load.source import Source
+from ..model.board import Board, Route, Ticket
+from ..model.variant import Variant
+
+#: Estimated width of one character of a label, as a share of the font size.
+CHAR_WIDTH = 0.55
+
+
+@dataclass(frozen=True)
+class TicketRef:
+    """A ticket card in use and where it is written."""
+
+    ticket: Ticket
+    loc: tuple[Any, ...]
+    file: Literal["board", "variant"]
+
+    @property
+    def ends(self) -> tuple[str, str]:
+        return (self.ticket.from_, self.ticket.to)
+
+    def where(self) -> str:
+        return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in self.loc).lstrip(".")
+
+
+class Context:
+    """Everything the checks share about one board (and its variant)."""
+
+    def __init__(self, board: Board, variant: Variant | None = None, *, board_source: Source | None = None, variant_source: Source | None = None):
+        self.board = board
+        self.variant = variant
+        self.layout = Layout(board)
+        self.board_source = board_source
+        self.variant_source = variant_source
+        self._label_boxes: dict[float, list[Any]] = {}
+
+    def line(self, loc: tuple[Any, ...], file: str = "board") -> str:
+        """`line N` of a data path, for pointing at a second thing in a message (empty without a source)."""
+        src = self.board_source if file == "board" else self.variant_source
+        return f"line {src.pos(loc)[0]}" if src is not None else "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
+
+    @staticmethod
+    def route_name(route: Route) -> str:
+        return f"{route.from_}–{route.to}"
+
+    # -- places and routes -------------------------------------------------
+
+    @cached_property
+    def countries(self) -> frozenset[str]:
+        return frozenset(p.id for p in self.board.places if p.is_country)
+
+    @cached_property
+    def place_index(self) -> dict[str, int]:
+        """Index of each place id in `board.places` (the first, if an id repeats)."""
+        out: dict[str, int] = {}
+        for i, p in enumerate(self.board.places):
+            out.setdefault(p.id, i)
+        return out
+
+    @cached_property
+    def routes(self) -> list[tuple[int, Route]]:
+        """Routes joining two different known places, with their index in the file."""
+        known = self.place_index
+        return [(i, r) for i, r in enumerate(self.board.routes) if r.from_ != r.to and r.from_ in known and r.to in known]
+
+    @cached_property
+    def graph(self) -> nx.Graph:
+        """Places as nodes; one edge per pair of adjacent places with `length` (shortest route),
+        `routes` (indices of the route entries) and `tracks` (total parallel tracks)."""
+        g = nx.Graph()
+        g.add_nodes_from(p.id for p in self.board.places)
+        for i, r in self.routes:
+            if g.has_edge(r.from_, r.to):
+                data = g.edges[r.from_, r.to]
+                data["length"] = min(data["length"], r.length)
+                data["routes"].append(i)
+                data["tracks"] += len(r.tracks)
+            else:
+                g.add_edge(r.from_, r.to, length=r.length, routes=[i], tracks=len(r.tracks))
+        return g
+
+    @cached_property
+    def city_components(self) -> dict[str, int]:
+        """Component number of each city in the graph without countries (paths never pass a country)."""
+        cities = self.graph.subgraph(n for n in self.graph if n not in self.countries)
+        out: dict[str, int] = {}
+        for k, comp in enumerate(nx.connected_components(cities)):
+            for n in comp:
+                out[n] = k
+        return out
+
+    def city_parts(self, place: str) -> set[int]:
+        """The city components a place belongs to (a country: those of its neighbouring cities)."""
+        if place not in self.countries:
+            return {self.city_components[place]}
+        return {self.city_components[n] for n in self.graph[place] if n not in self.countries}
+
+    def connected_without_passing_countries(self, a: str, b: str) -> bool:
+        """Whether a path joins a and b that passes through no country (a country may be an end)."""
+        return a == b or self.graph.has_edge(a, b) or bool(self.city_parts(a) & self.city_parts(b))
+
+    @cached_property
+    def _int_graph(self) -> tuple[dict[str, int], list[list[tuple[int, int]]], list[bool]]:
+        """Places as integers, adjacency lists of (neighbour, spaces), and which places are countries."""
+        ids = {n: k for k, n in enumerate(self.graph)}
+        adj: list[list[tuple[int, int]]] = [[] for _ in ids]
+        for a, b, data in self.graph.edges(data=True):
+            adj[ids[a]].append((ids[b], data["length"]))
+            adj[ids[b]].append((ids[a], data["length"]))
+        return ids, adj, [n in self.countries for n in ids]
+
+    def _distances(self, start: int, wanted: set[int] | None) -> list[int | None]:
+        _, adj, country = self._int_graph
+        dist: list[int | None] = [None] * len(adj)
+        heap: list[tuple[int, int]] = [(0, start)]
+        pop, push = heapq.heappop, heapq.heappush
+        while heap:
+            d, node = pop(heap)
+            if dist[node] is not None:
+                continue
+            dist[node] = d
+            if wanted is not None:
+                wanted.discard(node)
+                if not wanted:
+                    break
+            if country[node] and node != start:
+                continue
+            for nbr, w in adj[node]:
+                if dist[nbr] is None:
+                    push(heap, (d + w, nbr))
+        return dist
+
+    def spaces_from(self, source: str, targets: Iterable[str] | None = None) -> dict[str, int]:
+        """Shortest distance in spaces from `source`, never passing through a country.
+
+        Stops once every target is settled (all places when `targets` is None).
+        """
+        ids = self._int_graph[0]
+        names = list(ids)
+        dist = self._distances(ids[source], {ids[t] for t in targets if t in ids} if targets is not None else None)
+        return {names[k]: d for k, d in enumerate(dist) if d is not None}
+
+    @cached_property
+    def ticket_spaces(self) -> dict[int, int | None]:
+        """Shortest path in spaces between the ends of each ticket in use (by index in `tickets`), None if unreachable.
+
+        One search per source place; a ticket is searched from whichever end starts more tickets.
+        """
+        ids = self._int_graph[0]
+        ends = [ref.ends for ref in self.tickets]
+        degree: dict[str, int] = {}
+        for a, b in ends:
+            degree[a] = degree.get(a, 0) + 1
+            degree[b] = degree.get(b, 0) + 1
+        by_source: dict[int, list[tuple[int, int]]] = {}
+        for k, (a, b) in enumerate(ends):
+            if a in ids and b in ids:
+                src, dst = (a, b) if degree[a] >= degree[b] else (b, a)
+                by_source.setdefault(ids[src], []).append((k, ids[dst]))
+        out: dict[int, int | None] = {}
+        for source, items in by_source.items():
+            dist = self._distances(source, {dst for _, dst in items})
+            for k, dst in items:
+                out[k] = dist[dst]
+        return out
+
+    @cached_property
+    def diameter_estimate(self) -> int:
+        """Longest shortest path in spaces (double-sweep estimate on the largest city component)."""
+        comps = self.city_components
+        if not comps:
+            return 0
+        sizes: dict[int, int] = {}
+        for k in comps.values():
+            sizes[k] = sizes.get(k, 0) + 1
+        biggest = max(sizes, key=lambda k: sizes[k])
+        start = next(n for n, k in comps.items() if k == biggest)
+        best = 0
+        for _ in range(3):
+            dist = {n: d for n, d in self.spaces_from(start).items() if n not in self.countries}
+            far = max(dist, key=lambda n: dist[n])
+            if dist[far] <= best:
+                break
+            best, start = dist[far], far
+        return best
+
+    # -- tickets -----------------------------------------------------------
+
+    @cached_property
+    def ticket_groups(self) -> dict[str, list[TicketRef]]:
+        """The variant's draw piles (each card once per pile), or the board's decks when there is no variant."""
+        board_refs = [TicketRef(t, ("tickets", i), "board") for i, t in enumerate(self.board.tickets)]
+        if self.variant is None:
+            groups: dict[str, list[TicketRef]] = {}
+            for ref in board_refs:
+                for d in ref.ticket.decks:
+                    groups.setdefault(d, []).append(ref)
+            return groups
+        refs = board_refs + [TicketRef(t, ("tickets", "add", i), "variant") for i, t in enumerate(self.variant.tickets.add)]
+        piles = dict(self.variant.tickets.piles) or {"main": tuple({d for r in refs for d in r.ticket.decks})}
+        return {name: [r for r in refs if set(decks).intersection(r.ticket.decks)] for name, decks in piles.items()}
+
+    @cached_property
+    def tickets(self) -> list[TicketRef]:
+        """Every ticket card in use, once: all of the board's without a variant, else those in the variant's piles."""
+        seen: dict[tuple[Any, ...], TicketRef] = {}
+        if self.variant is None:
+            return [TicketRef(t, ("tickets", i), "board") for i, t in enumerate(self.board.tickets)]
+        for refs in self.ticket_groups.values():
+            for r in refs:
+                seen.setdefault((r.file, r.loc), r)
+        return sorted(seen.values(), key=lambda r: (r.file != "board", r.loc))
+
+    # -- drawing -----------------------------------------------------------
+
+    def route_coords(self, route: Route) -> list[tuple[float, float]]:
+        pos = self.layout.positions
+        return [pos[route.from_], *(tuple(b) for b in route.bend), pos[route.to]]
+
+    @cached_property
+    def route_lines(self) -> list[LineString]:
+        """The drawn centre line of each route in `routes` (through its bend points)."""
+        return [LineString(self.route_coords(r)) for _, r in self.routes]
+
+    @cached_property
+    def route_tree(self) -> STRtree:
+        return STRtree(self.route_lines)
+
+    @cached_property
+    def place_points(self) -> list[Point]:
+        pos = self.layout.positions
+        return [Point(pos[p.id]) for p in self.board.places]
+
+    @cached_property
+    def place_tree(self) -> STRtree:
+        return STRtree(self.place_points)
+
+    def label_boxes(self, font_ratio: float) -> list[Any]:
+        """Estimated label box of each place: its name centred under the marker, in a font of
+        `font_ratio` car lengths (a character is about `CHAR_WIDTH` of the font size wide)."""
+        if font_ratio not in self._label_boxes:
+            r, f = self.layout.city_radius, self.layout.car_length * font_ratio
+            pos = self.layout.positions
+            out = []
+            for p in self.board.places:
+                x, y = pos[p.id]
+                half = len(p.name) * CHAR_WIDTH * f / 2
+                top = y + r + 0.15 * f
+                out.append(box(x - half, top, x + half, top + f))
+            self._label_boxes[font_ratio] = out
+        return self._label_boxes[font_ratio]
+
+    @cached_property
+    def marker_tree(self) -> STRtree:
+        return STRtree(self.marker_circles)
+
+    @cached_property
+    def marker_circles(self) -> list[Any]:
+        return list(shapely.buffer(self.place_points, self.layout.city_radius, quad_segs=8))

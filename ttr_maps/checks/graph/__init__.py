@@ -1,0 +1,1 @@
+"""Graph checks (G): connectivity, reachability, tickets, decks and route rules."""

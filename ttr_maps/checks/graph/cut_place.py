@@ -1,0 +1,78 @@
+"""A place every path between two parts of the board passes through (a cut place).
+
+Reported as information with the size of each part its removal leaves. Like a
+bridge route, a cut place is a choke point: the routes around it are contested
+and a player holding them controls access to the parts behind it. Countries
+are never reported (no path passes through a country anyway).
+
+Example:
+
+```yaml
+routes:
+  - {from: a, to: hub, length: 1, tracks: [red]}
+  - {from: b, to: hub, length: 1, tracks: [red]}
+  - {from: a, to: b, length: 1, tracks: [blue]}
+  - {from: hub, to: c, length: 2, tracks: [green]}
+  - {from: hub, to: d, length: 2, tracks: [gray]}
+  - {from: c, to: d, length: 1, tracks: [white]}   # every a/b-c/d path passes hub
+```
+
+No finding once another route joins the two sides, e.g. `{from: b, to: c, length: 3, tracks: [gray]}`.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import networkx as nx
+
+from ..base import Finding
+from ..context import Context
+
+CODE = "G016"
+NAME = "cut-place"
+SEVERITY = "info"
+OPTIONS: dict = {}
+
+
+def check(ctx: Context, options: dict) -> Iterator[Finding]:
+    g = ctx.graph
+    cuts = set(nx.articulation_points(g))
+    if not cuts:
+        return
+    blocks = list(nx.biconnected_components(g))
+    # The block-cut tree: a node per block and per cut place. Each place weighs 1, in its
+    # cut node or (if not a cut place) in its only block; a side's size is a subtree's weight.
+    tree = nx.Graph()
+    weight: dict[tuple, int] = {}
+    for k, block in enumerate(blocks):
+        weight[("b", k)] = len(block - cuts)
+        for n in block & cuts:
+            tree.add_edge(("b", k), ("c", n))
+            weight[("c", n)] = 1
+    below: dict[tuple, int] = {}
+    parent: dict[tuple, tuple | None] = {}
+    total: dict[tuple, int] = {}
+    for comp in nx.connected_components(tree):
+        root = min(comp)
+        order = list(nx.dfs_preorder_nodes(tree, root))
+        parent[root] = None
+        for node in order:
+            for nb in tree[node]:
+                if nb != parent[node]:
+                    parent[nb] = node
+        for node in reversed(order):
+            below[node] = weight[node] + sum(below[nb] for nb in tree[node] if nb != parent[node])
+        for node in order:
+            total[node] = below[root]
+    index = ctx.place_index
+    for n in sorted((n for n in cuts if n not in ctx.countries), key=index.__getitem__):
+        node = ("c", n)
+        sides = []
+        for nb in tree[node]:
+            size = below[nb] if nb != parent[node] else total[node] - below[node]
+            near = min((m for m in blocks[nb[1]] if m != n), key=index.__getitem__)
+            sides.append((size, index[near], near))
+        sides.sort()
+        parts = ", ".join(f"{size} place(s) around {near}" for size, _, near in sides)
+        yield Finding(("places", index[n]), f"every path between {len(sides)} parts of the board passes through '{n}': {parts}")
