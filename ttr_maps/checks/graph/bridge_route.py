@@ -1,9 +1,11 @@
 """A route that is the only link between two parts of the board (a bridge).
 
-Reported as information with the size of the smaller part. A bridge is not a
-mistake (Edinburgh hangs off London on the Europe board), but every ticket into
-the smaller part depends on it, so whoever claims it can block those tickets:
-with one track, a single claim cuts the part off for everyone else.
+Reported as information with the size of the smaller part: a bridge is not a
+mistake (Edinburgh hangs off London on the Europe board).
+
+Why: every ticket into the smaller part depends on the bridge, so whoever
+claims it can block those tickets; with one track, a single claim cuts the
+part off for everyone else.
 
 Example:
 

@@ -1,9 +1,11 @@
 """A place every path between two parts of the board passes through (a cut place).
 
-Reported as information with the size of each part its removal leaves. Like a
-bridge route, a cut place is a choke point: the routes around it are contested
-and a player holding them controls access to the parts behind it. Countries
-are never reported (no path passes through a country anyway).
+Reported as information with the size of each part its removal leaves (on the
+Europe board, Madrid holds Lisboa and Cádiz). Countries are never reported: no
+path passes through a country anyway.
+
+Why: like a bridge route, a cut place is a choke point: the routes around it
+are contested, and a player holding them controls access to the parts behind it.
 
 Example:
 

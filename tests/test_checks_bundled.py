@@ -1,0 +1,104 @@
+"""The design checks on the bundled boards: no errors, and every warning is a documented fact.
+
+The bundled boards transcribe the published boards' facts; where a check warns,
+the published board really is that way (and the test says why), or the check
+was wrong and was fixed.
+"""
+
+import pytest
+
+from conftest import MAPS
+from ttr_maps.checks import run_checks, settings_for
+from ttr_maps.diagnostics import Severity
+from ttr_maps.load import load
+
+BUNDLED = sorted(MAPS.glob("*/*.yaml"))
+
+# Warnings that are facts of the published cards (G006 tolerance is 1 point):
+# - USA Seattle–New York is worth 22; its shortest path is 20 spaces.
+# - Europe 1912 / Big Cities Paris–Roma is worth 10; its shortest path is 7 spaces,
+#   all through the Alpine tunnels (Paris–Zürich–Venezia–Roma).
+SEATTLE_NEW_YORK = ("usa.yaml", "G006", "the ticket seattle–new-york is worth 22 points but its shortest path is 20 spaces")
+PARIS_ROMA = ("europe.yaml", "G006", "the ticket paris–roma is worth 10 points but its shortest path is 7 spaces")
+EXPECTED_WARNINGS = {
+    "boards/usa.yaml": [SEATTLE_NEW_YORK],
+    "variants/usa.yaml": [SEATTLE_NEW_YORK],
+    "boards/europe.yaml": [PARIS_ROMA],
+    "variants/europe-1912.yaml": [PARIS_ROMA],
+    "variants/big-cities.yaml": [PARIS_ROMA],
+    "variants/mega-europe.yaml": [PARIS_ROMA],
+}
+
+
+def rel(path):
+    return f"{path.parent.name}/{path.name}"
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=rel)
+def test_bundled_files_raise_no_check_errors_and_only_documented_warnings(path):
+    diags = run_checks(load(path))
+    assert not [d.as_text() for d in diags if d.severity is Severity.ERROR]
+    warnings = [(d.path.rsplit("/", 1)[-1], d.code, d.message.split(" (")[0]) for d in diags if d.severity is Severity.WARNING]
+    assert warnings == EXPECTED_WARNINGS.get(rel(path), [])
+
+
+def shortest_path_differences(board: str) -> list[tuple[str, int, int]]:
+    loaded = load(MAPS / "boards" / f"{board}.yaml")
+    settings = settings_for(loaded, ["G006"], config=False)
+    settings.options["G006"] = {"tolerance": 0}
+    out = []
+    for d in run_checks(loaded, settings=settings):
+        ends = d.message.split("the ticket ")[1].split(" is worth")[0]
+        points = int(d.message.split("worth ")[1].split(" points")[0])
+        spaces = int(d.message.split("path is ")[1].split(" spaces")[0])
+        out.append((ends, points, spaces))
+    return out
+
+
+def test_published_usa_tickets_that_differ_from_the_shortest_path():
+    assert shortest_path_differences("usa") == [
+        ("las-vegas–miami", 21, 20),
+        ("los-angeles–chicago", 16, 15),
+        ("los-angeles–miami", 20, 19),
+        ("los-angeles–new-york", 21, 20),
+        ("sault-st-marie–oklahoma-city", 9, 8),
+        ("seattle–new-york", 22, 20),
+    ]
+
+
+def test_published_europe_tickets_that_differ_from_the_shortest_path():
+    # All but Paris–Roma differ by one point; Bucuresti–Erzurum is the only one worth less.
+    assert shortest_path_differences("europe") == [
+        ("bucuresti–erzurum", 7, 8),
+        ("edinburgh–athina", 21, 20),
+        ("essen–angora", 16, 15),
+        ("london–angora", 20, 19),
+        ("london–wien", 10, 9),
+        ("paris–berlin", 7, 6),
+        ("paris–roma", 10, 7),
+        ("sochi–smyrna", 9, 8),
+    ]
+
+
+@pytest.mark.parametrize("board", ["usa", "europe", "germany"])
+def test_real_coordinates_stretch_routes_so_the_maps_config_turns_d005_off(board):
+    """maps/ttr-maps.toml turns D005 off: cities sit at their real coordinates, not at the
+    published artwork's positions, so many drawn routes do not match their spaces."""
+    loaded = load(MAPS / "boards" / f"{board}.yaml")
+    stretched = run_checks(loaded, ["D005"], config=False)
+    assert len(stretched) >= len(loaded.board.routes) / 5
+    assert run_checks(loaded, ["D005"]) == []
+
+
+def test_europe_choke_points_are_reported_as_information():
+    diags = run_checks(load(MAPS / "boards" / "europe.yaml"), ["G015", "G016"])
+    assert [(d.code, d.severity, d.message) for d in diags] == [
+        ("G015", Severity.INFO, "route edinburgh–london is the only link to 1 place(s) (edinburgh); claiming it can cut them off"),
+        ("G016", Severity.INFO, "every path between 2 parts of the board passes through 'london': 1 place(s) around edinburgh, 45 place(s) around amsterdam"),
+        ("G016", Severity.INFO, "every path between 2 parts of the board passes through 'madrid': 2 place(s) around cadiz, 44 place(s) around amsterdam"),
+    ]
+
+
+def test_usa_base_game_places_on_no_ticket():
+    diags = run_checks(load(MAPS / "variants" / "usa.yaml"), ["B005"])
+    assert [d.message.split("'")[1] for d in diags] == ["charleston", "las-vegas", "omaha", "raleigh", "saint-louis", "washington"]

@@ -1,0 +1,134 @@
+"""The shared check context, and the checks on odd but valid boards: findings, never a traceback."""
+
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from ttr_maps.checks import CHECKS, run_checks
+from ttr_maps.checks.context import Context
+from ttr_maps.cli.main import cli
+from ttr_maps.load import load
+from ttr_maps.model import Board
+
+COUNTRY_BOARD = {
+    "format": "ttr-board/1",
+    "meta": {"title": "countries"},
+    "places": [
+        {"id": "basel", "name": "Basel", "x": 0, "y": 0},
+        {"id": "schweiz", "name": "Schweiz", "kind": "country", "x": 2, "y": 2},
+        {"id": "lindau", "name": "Lindau", "x": 4, "y": 0},
+        {"id": "ulm", "name": "Ulm", "x": 4, "y": -4},
+    ],
+    "routes": [
+        {"from": "basel", "to": "schweiz", "length": 1, "tracks": ["gray"]},
+        {"from": "schweiz", "to": "lindau", "length": 1, "tracks": ["gray"]},
+        {"from": "basel", "to": "ulm", "length": 5, "tracks": ["red"]},
+        {"from": "ulm", "to": "lindau", "length": 2, "tracks": ["blue"]},
+    ],
+    "tickets": [
+        {"from": "basel", "to": "lindau", "points": 7, "decks": ["main"]},
+        {"from": "schweiz", "to": "ulm", "points": 6, "decks": ["main"]},
+    ],
+}
+
+
+def test_shortest_paths_never_pass_through_a_country():
+    ctx = Context(Board.model_validate(COUNTRY_BOARD))
+    assert ctx.spaces_from("basel") == {"basel": 0, "schweiz": 1, "ulm": 5, "lindau": 7}
+    assert ctx.spaces_from("schweiz") == {"schweiz": 0, "basel": 1, "lindau": 1, "ulm": 3}
+    assert ctx.ticket_spaces == {0: 7, 1: 3}
+    assert ctx.connected_without_passing_countries("basel", "lindau")
+    assert ctx.diameter_estimate == 7
+
+
+def test_graph_merges_parallel_entries_and_drops_loops():
+    data = dict(COUNTRY_BOARD, routes=COUNTRY_BOARD["routes"] + [
+        {"from": "lindau", "to": "ulm", "length": 3, "tracks": ["green", "white"]},
+        {"from": "ulm", "to": "ulm", "length": 1, "tracks": ["red"]},
+    ])
+    g = Context(Board.model_validate(data)).graph
+    assert g.edges["ulm", "lindau"] == {"length": 2, "routes": [3, 4], "tracks": 3}
+    assert not g.has_edge("ulm", "ulm")
+
+
+def test_label_boxes_scale_with_the_font():
+    ctx = Context(Board.model_validate(dict(COUNTRY_BOARD, drawing={"car_length": 1})))
+    small, big = ctx.label_boxes(0.2)[0], ctx.label_boxes(0.4)[0]
+    assert big.area == pytest.approx(4 * small.area)
+    assert small.bounds[1] > 0.35  # below the marker
+
+
+def write(tmp_path, text):
+    path = tmp_path / "b.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "places:\n  - {id: a, name: A, x: 0, y: 0}\n",
+        "places:\n  - {id: a, name: A, x: 0, y: 0}\n  - {id: b, name: B, x: 0, y: 0}\n"
+        "routes:\n  - {from: a, to: b, length: 1, tracks: [red]}\n  - {from: b, to: a, length: 1, tracks: [red], bend: [[0, 0]]}\n"
+        "tickets:\n  - {from: a, to: b, points: 1, decks: [main]}\n",
+        "places:\n  - {id: a, name: A, kind: country, lat: 0, lon: 0}\n  - {id: b, name: B, kind: country, lat: 0, lon: 1}\n"
+        "routes:\n  - {from: a, to: b, length: 9, tracks: [gray], ferry: 9, tunnel: true}\n"
+        "tickets:\n  - {from: a, to: b, points: 0, decks: [main]}\n  - {from: b, to: a, points: 0, decks: [main]}\n",
+        "places:\n  - {id: a, name: A, x: 0, y: 0}\n  - {id: b, name: B, x: 1, y: 0}\n"
+        "routes:\n  - {from: a, to: a, length: 1, tracks: [red]}\n"
+        "tickets:\n  - {from: a, to: a, points: 1, decks: [main]}\n  - {from: a, to: b, points: 1, decks: [main]}\n",
+    ],
+    ids=["one-place", "coincident-places", "only-countries", "only-a-loop"],
+)
+def test_degenerate_boards_give_findings_not_tracebacks(tmp_path, body):
+    path = write(tmp_path, "format: ttr-board/1\nmeta: {title: odd}\n" + body)
+    result = CliRunner().invoke(cli, ["validate", str(path)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert "Traceback" not in result.output
+
+
+def random_board(rng: random.Random) -> str:
+    n = rng.randint(1, 12)
+    lines = ["format: ttr-board/1", "meta: {title: random}"]
+    if rng.random() < 0.5:
+        lines.append(f"drawing: {{car_length: {rng.choice([0.1, 1, 50])}}}")
+    lines.append("places:")
+    for i in range(n):
+        kind = ", kind: country" if rng.random() < 0.2 else ""
+        lines.append(f"  - {{id: p{i}, name: {'P' * rng.randint(1, 30)}{kind}, x: {rng.uniform(-5, 5):.2f}, y: {rng.randint(-5, 5)}}}")
+    lines.append("routes:")
+    for _ in range(rng.randint(0, 3 * n)):
+        a, b = rng.randrange(n), rng.randrange(n)
+        length = rng.randint(1, 9)
+        tracks = ", ".join(rng.choice(["red", "blue", "gray"]) for _ in range(rng.randint(1, 3)))
+        extra = f", ferry: {rng.randint(0, 9)}" if rng.random() < 0.2 else ""
+        extra += ", tunnel: true" if rng.random() < 0.2 else ""
+        extra += f", bend: [[{rng.uniform(-5, 5):.1f}, {rng.uniform(-5, 5):.1f}]]" if rng.random() < 0.2 else ""
+        lines.append(f"  - {{from: p{a}, to: p{b}, length: {length}, tracks: [{tracks}]{extra}}}")
+    lines.append("tickets:")
+    for _ in range(rng.randint(0, 2 * n)):
+        a, b = rng.randrange(n), rng.randrange(n)
+        lines.append(f"  - {{from: p{a}, to: p{b}, points: {rng.randint(0, 30)}, decks: [{rng.choice(['x', 'y'])}]}}")
+    return "\n".join(lines) + "\n"
+
+
+def test_random_boards_and_variants_never_crash_a_check(tmp_path):
+    rng = random.Random(7)
+    for k in range(60):
+        board = tmp_path / f"b{k}.yaml"
+        board.write_text(random_board(rng), encoding="utf-8")
+        variant = tmp_path / f"v{k}.yaml"
+        players = rng.randint(1, 8)
+        variant.write_text(
+            f"format: ttr-variant/1\nname: v\nboard: b{k}.yaml\nplayers: {{min: 1, max: {players}}}\n"
+            f"trains: {rng.randint(1, 60)}\nhand: {rng.randint(0, 10)}\n"
+            f"cards: {{colors: {{red: {rng.randint(0, 12)}, blue: {rng.randint(0, 12)}}}, locomotives: {rng.randint(0, 3)}}}\n"
+            f"ferry_tunnels: {rng.choice(['true', 'false'])}\n",
+            encoding="utf-8",
+        )
+        for path in (board, variant):
+            loaded = load(path)
+            if loaded.ok:
+                for d in run_checks(loaded, config=False):
+                    assert d.code in CHECKS and d.line >= 1 and d.col >= 1, d
