@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .engine.statefile import StateFile
 from .model import Board, Variant
 
-SCHEMAS = {"board.schema.json": Board, "variant.schema.json": Variant}
+SCHEMAS = {"board.schema.json": Board, "variant.schema.json": Variant, "state.schema.json": StateFile}
 ID_BASE = "https://ttr-maps.invalid/schemas/"
 
 

@@ -58,45 +58,64 @@ def route_payments(t: Tables, hand: list[int], color: int, length: int, ferry: i
 def legal_claims(state: State, out: list) -> None:
     p = state.current
     t = state.t
+    game = state.game
     trains = state.trains[p]
     hand = state.hands[p]
     locos = hand[t.LOCO]
     bigs = hand[t.BIG]
-    best_color = -1
-    avail = state.avail
-    mask = state.route_mask
-    bit = 1 << p
-    t_route = t.t_route
-    cache = state.game.claim_cache
-    for g in t.claim_groups:
-        length = g.length
-        if length > trains:
-            continue
-        wild = locos + bigs if g.big_ok else locos
-        if wild < g.ferry:
-            continue
-        if g.color >= 0:
-            if hand[g.color] + wild < length:
+    gopen = state.group_open[p]
+    pays_cache = game.pays_cache
+    lists = game.claim_lists
+    nc = t.NC
+    ng = t.NG
+    shift = t.group_bits
+    colors = hand[:nc]
+    best = max(colors) if nc else 0
+    for c, groups in enumerate(t.groups_by_color):
+        have = colors[c] if c < nc else best
+        top = have + locos + bigs
+        if top > trains:
+            top = trains
+        for gi, g in groups:
+            length = g.length
+            if length > top:
+                break
+            open_mask = gopen[gi]
+            if not open_mask:
                 continue
-        else:
-            if best_color < 0:
-                best_color = max(hand[: t.NC]) if t.NC else 0
-            if best_color + wild < length:
+            wild = locos + bigs if g.big_ok else locos
+            if wild < g.ferry or have + wild < length:
                 continue
-        pays = None
-        for tid in g.tids:
-            if not avail[tid] or mask[t_route[tid]] & bit:
-                continue
+            if c < nc:
+                key = (((gi << 4 | (have if have < length else length)) << 4 | (locos if locos < length else length)) << 4
+                       | ((bigs if bigs < length else length) if g.big_ok else 0))
+            else:
+                key = (gi, tuple([h if h < length else length for h in colors]), locos if locos < length else length,
+                       (bigs if bigs < length else length) if g.big_ok else 0)
+            pays = pays_cache.get(key)
             if pays is None:
-                pays = route_payments(t, hand, g.color, length, g.ferry, g.big_ok)
-                if not pays:
-                    break
-            base = tid << 16
-            for pid in pays:
-                a = cache.get(base | pid)
-                if a is None:
-                    a = cache[base | pid] = ClaimTrack(t_route[tid], t.t_track[tid], t.payment(pid))
-                out.append(a)
+                if len(pays_cache) > 50_000 or len(lists) > 200_000:
+                    pays_cache.clear()
+                    lists.clear()
+                pays = pays_cache[key] = (len(pays_cache), route_payments(t, hand, g.color, length, g.ferry, g.big_ok))
+                if not pays[1]:
+                    continue
+            lkey = (pays[0] * ng + gi) << shift | open_mask
+            acts = lists.get(lkey)
+            if acts is None:
+                acts = lists[lkey] = [
+                    _claim_action(game, tid, pid) for j, tid in enumerate(g.tids) if open_mask >> j & 1 for pid in pays[1]
+                ]
+            out.extend(acts)
+
+
+def _claim_action(game, tid: int, pid: int) -> ClaimTrack:
+    t = game.t
+    cache = game.claim_cache
+    a = cache.get((tid, pid))
+    if a is None:
+        a = cache[(tid, pid)] = ClaimTrack(t.t_route[tid], t.t_track[tid], t.payment(pid))
+    return a
 
 
 def check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int, int, int, int]]:
@@ -199,9 +218,23 @@ def place_trains(state: State, tid: int) -> None:
     state.owner[tid] = p
     state.avail[tid] = False
     state.route_mask[r] |= 1 << p
+    tid_group = t.tid_group
+    gi, b = tid_group[tid]
+    if gi >= 0:
+        for go in state.group_open:
+            go[gi] &= ~b
+    mine = state.group_open[p]
+    for other in t.route_tids[r]:
+        gi, b = tid_group[other]
+        if gi >= 0:
+            mine[gi] &= ~b
     state.trains[p] -= length
     state.scores[p] += t.route_points.get(length, 0)
     state.claims[p].append(tid)
     if state.game.num_players < state.game.variant.parallel.all_tracks_from:
         for other in t.route_tids[r]:
             state.avail[other] = False
+            gi, b = tid_group[other]
+            if gi >= 0:
+                for go in state.group_open:
+                    go[gi] &= ~b

@@ -76,13 +76,17 @@ class Game:
         self.has_flags = bool(self.t.flag_colors)
         self.has_tunnels = any(self.t.t_tunnel)
         # Interned actions, so enumerating legal actions allocates nothing once warm.
-        self.claim_cache: dict[int, ClaimTrack] = {}
+        self.claim_cache: dict[tuple[int, int], ClaimTrack] = {}
+        self.pays_cache: dict[object, tuple[int, list[int]]] = {}
+        self.claim_lists: dict[int, list[ClaimTrack]] = {}
         self.tunnel_cache: dict[int, PayTunnel] = {}
         self.station_cache: dict[int, BuildStation] = {}
         self.ticket_cache: dict[tuple, DrawTickets] = {}
         self.keep_cache: dict[tuple, KeepTickets] = {}
         self.move_cache: dict[tuple, MovePassenger] = {}
         self.draw_tickets_plain = DrawTickets(())
+        draw = variant.tickets.draw
+        self.draw_piles = tuple(draw.mix) if draw.mix and draw.count > 0 else tuple(d.pile for d in draw.deal if d.count > 0)
         self.flag_actions = {c: SetFlag(self.t.colors[c]) for c in self.t.flag_colors}
 
     @classmethod
@@ -120,7 +124,7 @@ class State:
 
     __slots__ = (
         "game", "t", "seed", "rng", "deck", "discard", "discard_total", "face_up", "hands", "trains", "scores",
-        "owner", "avail", "route_mask", "claims", "station_owner", "stations", "piles", "boxed", "aside", "kept",
+        "owner", "avail", "group_open", "route_mask", "claims", "station_owner", "stations", "piles", "boxed", "aside", "kept",
         "offers", "in_setup", "setup_stage", "setup_kept", "phase", "current", "tunnel", "pending_route",
         "pending_flag", "passengers_unplaced", "passenger_at", "passengers_moved", "journey", "goods", "goods_at",
         "goods_taken", "flag_cards", "flag_sets", "final_left", "passes", "turns", "counters", "history",
@@ -169,7 +173,9 @@ class State:
         self.trains = [v.trains] * n
         self.scores = [0] * n
         self.owner = [-1] * t.NT
-        self.avail = [True] * t.NT
+        self.avail = [True] * t.NT  # claimable by someone (derived from owner and the parallel rule)
+        # Per player and claim group: bit j set while track g.tids[j] is claimable by that player (derived).
+        self.group_open = [[(1 << len(g.tids)) - 1 for g in t.claim_groups] for _ in range(n)]
         self.route_mask = [0] * len(t.route_ids)
         self.claims: list[list[int]] = [[] for _ in range(n)]
         self.station_owner: dict[int, int] = {}
@@ -251,8 +257,7 @@ class State:
     def apply(self, action: Action) -> None:
         """Play `action` for the current player; IllegalAction (naming the rule) leaves the state unchanged."""
         ph = self.phase
-        kind = type(action)
-        handler = _HANDLERS.get((ph, kind))
+        handler = _HANDLERS[ph].get(type(action))
         if handler is None:
             if ph == PH_OVER:
                 raise IllegalAction("the game is over", R_OVER)
@@ -402,6 +407,7 @@ class State:
         s.scores = self.scores[:]
         s.owner = self.owner[:]
         s.avail = self.avail[:]
+        s.group_open = [x[:] for x in self.group_open]
         s.route_mask = self.route_mask[:]
         s.claims = [c[:] for c in self.claims]
         s.station_owner = dict(self.station_owner)
@@ -580,7 +586,7 @@ def _pass(s: State, a: Pass) -> None:
     s.end_turn(passed=True)
 
 
-_HANDLERS: dict[tuple[int, type], Any] = {
+_BY_PAIR: dict[tuple[int, type], Any] = {
     (PH_TURN, DrawFaceUp): _draw_face_up,
     (PH_TURN, DrawBlind): _draw_blind,
     (PH_TURN, ClaimTrack): _claim,
@@ -601,3 +607,7 @@ _HANDLERS: dict[tuple[int, type], Any] = {
     (PH_JOURNEY, MovePassenger): lambda s, a: passengers.apply_move(s, a),
     (PH_JOURNEY, StopPassenger): lambda s, a: passengers.apply_stop(s),
 }
+
+_HANDLERS: list[dict[type, Any]] = [{} for _ in PHASE_NAMES]
+for (_ph, _kind), _fn in _BY_PAIR.items():
+    _HANDLERS[_ph][_kind] = _fn

@@ -109,6 +109,18 @@ class Tables:
             ClaimGroup(c, ln, f, cards.big_locomotives.count > 0 and ln >= self.big_min, tuple(tids))
             for (c, ln, f), tids in sorted(groups.items())
         )
+        # Each track's group and its bit in the group's open-track mask.
+        self.tid_group: list[tuple[int, int]] = [(-1, 0)] * self.NT
+        for gi, g in enumerate(self.claim_groups):
+            for j, tid in enumerate(g.tids):
+                self.tid_group[tid] = (gi, 1 << j)
+        self.NG = len(self.claim_groups)
+        self.group_bits = max((len(g.tids) for g in self.claim_groups), default=1)
+        # Groups by colour (index NC: gray), shortest first, so enumeration stops at the first unaffordable length.
+        by_color: list[list[tuple[int, ClaimGroup]]] = [[] for _ in range(nc + 1)]
+        for gi, g in enumerate(self.claim_groups):
+            by_color[g.color if g.color >= 0 else nc].append((gi, g))
+        self.groups_by_color = tuple(tuple(sorted(x, key=lambda e: e[1].length)) for x in by_color)
         self.route_points = dict(variant.scoring.routes)
 
         # Tickets and piles.

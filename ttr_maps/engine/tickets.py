@@ -49,10 +49,11 @@ def mixes(state: State, deal: TicketDeal) -> list[tuple[int, ...]]:
 
 
 def can_draw(state: State) -> bool:
-    deal = state.game.variant.tickets.draw
-    if deal.mix:
-        return any(state.piles.get(p) for p in deal.mix) and deal.count > 0
-    return any(d.count > 0 and state.piles.get(d.pile) for d in deal.deal)
+    piles = state.piles
+    for name in state.game.draw_piles:
+        if piles.get(name):
+            return True
+    return False
 
 
 def legal_draw(state: State, out: list, deal: TicketDeal | None = None) -> None:
