@@ -186,3 +186,21 @@ def test_library_call_without_config(tmp_path, board):
     loaded = load(board)
     assert {d.code for d in run_checks(loaded)} & WATCHED == {"G002"}
     assert {d.code for d in run_checks(loaded, config=False)} & WATCHED == {"G002", "G006"}
+
+
+def test_tickets_a_variant_adds_are_checked_in_the_variant_file(tmp_path):
+    write(tmp_path, "b.yaml", BOARD)
+    variant = write(tmp_path, "v.yaml", """\
+        format: ttr-variant/1
+        name: bonus cards
+        board: b.yaml
+        cards: {colors: {red: 12, blue: 12}}
+        players: {min: 2, max: 2}
+        tickets:
+          setup: {deal: [{pile: main, count: 1}], keep_min: 1}
+          add:
+            - {from: c, to: a, points: 2, decks: [main]}
+        """)
+    result = CliRunner().invoke(cli, ["validate", "--format", "json", str(variant), "--select", "G006,G007"])
+    found = sorted((d["path"].rsplit("/", 1)[-1], d["code"], d["line"], d["col"]) for d in json.loads(result.output))
+    assert found == [("b.yaml", "G006", 13, 30), ("v.yaml", "G006", 9, 32), ("v.yaml", "G007", 9, 7)]

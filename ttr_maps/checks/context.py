@@ -40,9 +40,6 @@ class TicketRef:
     def ends(self) -> tuple[str, str]:
         return (self.ticket.from_, self.ticket.to)
 
-    def where(self) -> str:
-        return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in self.loc).lstrip(".")
-
 
 class Context:
     """Everything the checks share about one board (and its variant)."""
@@ -56,7 +53,7 @@ class Context:
         self._label_boxes: dict[float, list[Any]] = {}
 
     def line(self, loc: tuple[Any, ...], file: str = "board") -> str:
-        """`line N` of a data path, for pointing at a second thing in a message (empty without a source)."""
+        """`line N` of a data path, for pointing at a second thing in a message (the data path without a source)."""
         src = self.board_source if file == "board" else self.variant_source
         return f"line {src.pos(loc)[0]}" if src is not None else "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
 

@@ -19,7 +19,7 @@ routes:
   - {from: c, to: d, length: 2, tracks: [blue]}   # red 12 spaces, blue 2; shares 7 and 7
 ```
 
-Passing: make c-d `length: 6` and b-c blue (red 6, blue 8: within 25% and 3 spaces).
+Passing: make b-c blue (red 6, blue 8: each within 25% of its share of 7).
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ player who holds them first can block a large share of everyone's tickets. A
 hub can be a deliberate design (Los Angeles ends 5 of the 30 USA tickets),
 hence information.
 
-Failing: 10 tickets on a board of 10 places, 6 of them from `hub`.
+Failing: 10 tickets on a board of 12 places, 8 of them from `hub` (the
+average place ends 1.7 tickets; 3.5 times that is 5.8).
 
 Passing: spread the tickets' ends over the board.
 """

@@ -9,7 +9,8 @@ of the board stays empty.
 Why: the game ends when someone is nearly out of trains. If the board cannot
 hold everyone's trains, that may never happen and the last turns are spent
 passing; if it holds four times as many, there is no competition for routes.
-The official boards sit between 1.3 and 2.9.
+The official rule sets sit between 1.33 (Europe, five players) and 2.98
+(Europe, two players).
 
 Failing:
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from shapely import STRtree
+
 from ..base import Finding
 from ..context import Context
 
@@ -38,8 +40,6 @@ def check(ctx: Context, options: dict) -> Iterator[Finding]:
     if not boxes:
         return
     hits: dict[int, list[str]] = {}
-    from shapely import STRtree
-
     a, b = STRtree(boxes).query(boxes, predicate="intersects")
     for i, j in zip(a, b):
         if i < j:
@@ -49,7 +49,5 @@ def check(ctx: Context, options: dict) -> Iterator[Finding]:
         if i != j:
             hits.setdefault(int(i), []).append(f"the marker of '{places[int(j)].id}'")
     for i in sorted(hits):
-        yield Finding(
-            ("places", i, "name"),
-            f"the label '{places[i].name}' would overlap {' and '.join(hits[i])}; move the places apart or shorten the name",
-        )
+        what = " and ".join(hits[i][:3]) + (f" and {len(hits[i]) - 3} more" if len(hits[i]) > 3 else "")
+        yield Finding(("places", i, "name"), f"the label '{places[i].name}' would overlap {what}; move the places apart or shorten the name")
