@@ -24,6 +24,9 @@ from ..load.source import Source
 from ..model.board import Board, Route, Ticket
 from ..model.variant import Variant
 
+#: Boards with up to this many cities get an exact diameter (one search per city).
+EXACT_DIAMETER_PLACES = 400
+
 #: Estimated width of one character of a label, as a share of the font size.
 CHAR_WIDTH = 0.55
 
@@ -184,7 +187,8 @@ class Context:
 
     @cached_property
     def diameter_estimate(self) -> int:
-        """Longest shortest path in spaces (double-sweep estimate on the largest city component)."""
+        """Longest shortest path in spaces between two cities of the largest city component:
+        exact up to `EXACT_DIAMETER_PLACES` cities, else a double-sweep estimate (a lower bound)."""
         comps = self.city_components
         if not comps:
             return 0
@@ -192,14 +196,21 @@ class Context:
         for k in comps.values():
             sizes[k] = sizes.get(k, 0) + 1
         biggest = max(sizes, key=lambda k: sizes[k])
-        start = next(n for n, k in comps.items() if k == biggest)
-        best = 0
-        for _ in range(3):
+        members = [n for n, k in comps.items() if k == biggest]
+
+        def farthest(start: str) -> tuple[int, str]:
             dist = {n: d for n, d in self.spaces_from(start).items() if n not in self.countries}
             far = max(dist, key=lambda n: dist[n])
-            if dist[far] <= best:
+            return dist[far], far
+
+        if len(members) <= EXACT_DIAMETER_PLACES:
+            return max(farthest(n)[0] for n in members)
+        best, start = 0, members[0]
+        for _ in range(3):
+            d, far = farthest(start)
+            if d <= best:
                 break
-            best, start = dist[far], far
+            best, start = d, far
         return best
 
     # -- tickets -----------------------------------------------------------
