@@ -51,7 +51,10 @@ def command(as_json: bool, as_markdown: bool, output: Path | None) -> None:
         if output is None:
             click.echo(text, nl=False)
         else:
-            write_atomic(output, text)
+            try:
+                write_atomic(output, text)
+            except OSError as e:
+                raise click.ClickException(f"cannot write {output}: {e.strerror or e}") from None
             click.echo(f"wrote {output}")
         return
     if as_json:

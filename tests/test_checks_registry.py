@@ -117,3 +117,11 @@ def test_explain_unknown_code_is_a_usage_error_with_a_suggestion():
 def test_explain_does_not_take_a_prefix():
     result = CliRunner().invoke(cli, ["explain", "G"])
     assert result.exit_code == 2
+
+
+def test_checks_markdown_to_an_unwritable_place_is_a_clean_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    result = CliRunner().invoke(cli, ["checks", "--markdown", "-o", str(blocker / "checks.md")])
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: cannot write")
