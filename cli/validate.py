@@ -20,7 +20,13 @@ from .options import format_option
 def command(files: tuple[str, ...], fmt: str, strict: bool, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
     """Validate board and variant files (a variant also validates its board), then run the design checks.
 
-    Exit codes: 0 clean (warnings allowed unless --strict), 1 problems found, 2 usage error.
+    Each problem is printed as `path:line:col: severity CODE message` (codes: docs/codes.md).
+
+    \b
+    Exit codes:
+      0 clean (warnings allowed unless --strict)
+      1 problems found
+      2 usage error
     """
     seen: set = set()
     diags = []

@@ -31,7 +31,9 @@ class Diagnostic:
     name: str = field(default="", compare=False)
 
     def as_text(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}: {self.severity.value} {self.code} {self.message}"
+        """One line, always: a newline in a message (say, from a quoted key) is shown as `\\n`."""
+        message = self.message.replace("\r", "\\r").replace("\n", "\\n")
+        return f"{self.path}:{self.line}:{self.col}: {self.severity.value} {self.code} {message}"
 
     def as_dict(self) -> dict:
         d = asdict(self)
@@ -39,18 +41,44 @@ class Diagnostic:
         return d
 
 
+@dataclass(frozen=True)
+class CodeInfo:
+    """What a code means: its kebab-case name (the bad pattern) and a one-line summary."""
+
+    code: str
+    name: str
+    summary: str
+
+
+CODES: dict[str, CodeInfo] = {}
+
+
+def register_code(code: str, name: str, summary: str) -> None:
+    """Make a code known to the reporters (SARIF rule descriptions); each family registers its own."""
+    known = CODES.get(code)
+    if known is not None and known.name != name:
+        raise ValueError(f"code {code} is already registered as {known.name!r}")
+    CODES[code] = CodeInfo(code, name, summary)
+
+
 class LoadError(Exception):
-    """Raised by the `load_*_or_raise` helpers when a file has errors."""
+    """Raised by `load_board` and `load_variant` when a file has errors."""
 
     def __init__(self, diagnostics: list[Diagnostic]):
         self.diagnostics = diagnostics
         super().__init__("\n".join(d.as_text() for d in diagnostics))
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """` (did you mean 'x'?)` when a close choice exists, else empty."""
-    matches = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean '{matches[0]}'?)" if matches else ""
+def did_you_mean(word: str, choices: Iterable[object]) -> str:
+    """` (did you mean 'x'?)` when a close choice exists (ignoring case), else empty."""
+    by_lower: dict[str, str] = {}
+    for choice in choices:
+        by_lower.setdefault(str(choice).lower(), str(choice))
+    word = str(word)
+    if len(by_lower) > 500:  # keep suggestions cheap on huge boards: only names of about the same length
+        by_lower = {k: v for k, v in by_lower.items() if abs(len(k) - len(word)) <= 2}
+    matches = difflib.get_close_matches(str(word).lower(), list(by_lower), n=1, cutoff=0.6)
+    return f" (did you mean '{by_lower[matches[0]]}'?)" if matches else ""
 
 
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:

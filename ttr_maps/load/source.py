@@ -1,29 +1,41 @@
 """Read a YAML or JSON file into plain data plus the position of every node.
 
-The reader is defensive: it bounds file size, nesting depth and the number of
-nodes (so YAML alias bombs cannot blow up), refuses duplicate keys, NaN and
-infinite numbers, and reports every failure as a Diagnostic instead of raising.
+Both readers are iterative (YAML from the parser's event stream, JSON from a
+small tokenizer), so no input can exhaust the Python stack. They bound file
+size, nesting depth and the values aliases expand to (YAML "billion laughs"),
+refuse duplicate keys, NaN and infinite numbers and unknown tags, and report
+every failure as a Diagnostic instead of raising.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import yaml
 
 from ..diagnostics import Diagnostic, Severity
+from .codes import code_name
 
-MAX_BYTES = 20 * 1024 * 1024
+# Far above any real board (the USA board is 13 KB and 2,000 values), low enough that any
+# input is read or refused within a few seconds and a few hundred MB.
+MAX_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 64
-MAX_NODES = 1_000_000
+MAX_NODES = 500_000
+MAX_PROBLEMS = 500
 
 Pos = tuple[int, int]
 PathT = tuple[Any, ...]
+
+WHOLE_FILE: Pos = (0, 0)
+# A NaN or infinite number is reported (P010) and read as 0, so no follow-on errors pile up on it.
+NON_FINITE_STAND_IN = 0.0
 
 
 @dataclass
@@ -35,6 +47,21 @@ class Source:
     value_pos: dict[PathT, Pos] = field(default_factory=dict)
     key_pos: dict[PathT, Pos] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    reported: int = 0  # diagnostics this file has given, by the reader and the loader
+    omitted: int = 0  # problems found after MAX_PROBLEMS, counted but not reported
+
+    @property
+    def full(self) -> bool:
+        """True once the file has given MAX_PROBLEMS diagnostics: a flood helps no one and costs time."""
+        return self.reported >= MAX_PROBLEMS
+
+    def report(self, out: list[Diagnostic], d: Diagnostic) -> None:
+        """Append `d` to `out` unless the file is full (then only count it)."""
+        if self.full:
+            self.omitted += 1
+            return
+        self.reported += 1
+        out.append(d)
 
     def pos(self, loc: PathT, *, key: bool = False) -> Pos:
         """Position of the node at `loc`, or of its nearest enclosing node when it is missing."""
@@ -47,160 +74,537 @@ class Source:
             loc = loc[:-1]
         return self.value_pos.get((), (1, 1))
 
-    def diag(self, loc: PathT, code: str, message: str, severity: Severity = Severity.ERROR, *, key: bool = False, name: str = "") -> Diagnostic:
+    def diag(
+        self,
+        loc: PathT,
+        code: str,
+        message: str,
+        severity: Severity = Severity.ERROR,
+        *,
+        key: bool = False,
+        name: str = "",
+    ) -> Diagnostic:
         line, col = self.pos(loc, key=key)
-        return Diagnostic(self.path, line, col, severity, code, message, name)
+        return Diagnostic(self.path, line, col, severity, code, message, name or code_name(code))
+
+    def add(self, pos: Pos, code: str, message: str) -> None:
+        self.report(self.diagnostics, Diagnostic(self.path, pos[0], pos[1], Severity.ERROR, code, message, code_name(code)))
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader with YAML 1.2 booleans (so `no`, `on`, `NO` stay strings) and no timestamps."""
-
-
-_Loader.yaml_implicit_resolvers = {
-    k: [(tag, regexp) for tag, regexp in v if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp")]
-    for k, v in yaml.SafeLoader.yaml_implicit_resolvers.copy().items()
-}
-_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
-
-
-class _TooBig(Exception):
-    pass
-
-
-def _mark(node: yaml.Node) -> Pos:
-    return (node.start_mark.line + 1, node.start_mark.column + 1)
-
-
-def _line_col(text: str, index: int) -> Pos:
-    line = text.count("\n", 0, index) + 1
-    col = index - (text.rfind("\n", 0, index) + 1) + 1
-    return line, col
+class _Stop(Exception):
+    """Reading cannot go on (too deep, too many values): the diagnostic is already recorded."""
 
 
 def read_source(path: str | Path) -> Source:
-    """Parse `path` (YAML, or JSON when it ends in .json). Never raises for bad input."""
+    """Parse `path` (JSON when it ends in .json, else YAML). Never raises for bad input."""
     p = Path(path)
-    src = Source(str(path))
-
-    def fail(code: str, message: str, line: int = 1, col: int = 1, name: str = "") -> Source:
-        src.diagnostics.append(Diagnostic(str(path), line, col, Severity.ERROR, code, message, name))
+    src = Source(os.path.normpath(str(path)))
+    text = _read_text(p, src)
+    if text is None:
         return src
-
-    if not p.exists():
-        return fail("P001", "file not found; check the path", 0, 0, "file-not-found")
-    if p.is_dir():
-        return fail("P002", "this is a directory, not a board or variant file; name a .yaml or .json file", 0, 0, "not-a-file")
     try:
-        size = p.stat().st_size
-        if size > MAX_BYTES:
-            return fail("P003", f"file is {size} bytes; the limit is {MAX_BYTES} bytes", 0, 0, "file-too-large")
-        raw = p.read_bytes()
-    except OSError as e:
-        return fail("P001", f"cannot read the file: {e.strerror or e}", 0, 0, "file-not-found")
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    if b"\x00" in raw:
-        line, col = _line_col(raw.decode("latin-1"), raw.index(b"\x00"))
-        return fail("P004", "the file holds binary data (a NUL byte); save it as UTF-8 text", line, col, "not-text")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line, col = _line_col(raw[: e.start].decode("utf-8", "replace"), e.start)
-        return fail("P004", f"the file is not UTF-8 (byte 0x{raw[e.start]:02x}); save it as UTF-8 text", line, col, "not-text")
-    if not text.strip() or all(ln.strip() == "" or ln.lstrip().startswith("#") for ln in text.splitlines()):
-        return fail("P005", "the file is empty; start with `format: ttr-board/1` or `format: ttr-variant/1`", 1, 1, "empty-file")
-
-    if p.suffix.lower() == ".json":
-        err = _json_syntax_error(text)
-        if err:
-            return fail("P006", err[2], err[0], err[1], "syntax-error")
-
-    try:
-        node = yaml.compose(text, Loader=_Loader)
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        problem = e.problem or e.context or "invalid syntax"
-        return fail("P006", f"YAML syntax error: {problem}", line, col, "syntax-error")
-    except yaml.YAMLError as e:
-        return fail("P006", f"YAML syntax error: {e}", 1, 1, "syntax-error")
-    except RecursionError:
-        return fail("P007", f"the file is nested too deeply (limit {MAX_DEPTH} levels)", 1, 1, "too-deep")
-    if node is None:
-        return fail("P005", "the file is empty; start with `format: ttr-board/1` or `format: ttr-variant/1`", 1, 1, "empty-file")
-
-    builder = _Builder(src)
-    try:
-        src.data = builder.build(node, (), 0)
-    except _TooBig as e:
+        if p.suffix.lower() == ".json":
+            _JsonReader(src, text).read()
+        else:
+            _YamlReader(src, text).read()
+    except _Stop:
         src.data = None
-        src.diagnostics.append(Diagnostic(str(path), *e.args[1], Severity.ERROR, "P007", e.args[0], "too-large"))
+    except RecursionError:  # pragma: no cover - both readers are iterative; a last line of defence
+        src.data = None
+        src.add((1, 1), "P007", f"the file is nested too deeply (limit {MAX_DEPTH} levels)")
+    if src.data is None and not src.diagnostics:
+        src.add((1, 1), "P005", "the file holds no data; start it with `format: ttr-board/1` or `format: ttr-variant/1`")
     return src
 
 
-def _json_syntax_error(text: str) -> tuple[int, int, str] | None:
-    def no_constant(name: str) -> Any:
-        raise ValueError(f"{name} is not a number JSON allows here; write a finite number")
-
+def _read_text(p: Path, src: Source) -> str | None:
+    """The file's text, or None after recording why it cannot be read."""
     try:
-        json.loads(text, parse_constant=no_constant)
-    except json.JSONDecodeError as e:
-        return (e.lineno, e.colno, f"JSON syntax error: {e.msg}")
-    except ValueError as e:
-        return (1, 1, str(e))
-    except RecursionError:
-        return (1, 1, f"the file is nested too deeply (limit {MAX_DEPTH} levels)")
-    return None
-
-
-class _Builder:
-    def __init__(self, src: Source):
-        self.src = src
-        self.nodes = 0
-        self.constructor = _Loader("")
-
-    def build(self, node: yaml.Node, loc: PathT, depth: int) -> Any:
-        self.nodes += 1
-        if self.nodes > MAX_NODES:
-            raise _TooBig(f"the file expands to more than {MAX_NODES} values (too many aliases?)", _mark(node))
-        if depth > MAX_DEPTH:
-            raise _TooBig(f"the file is nested too deeply (limit {MAX_DEPTH} levels)", _mark(node))
-        self.src.value_pos.setdefault(loc, _mark(node))
-        if isinstance(node, yaml.MappingNode):
-            out: dict[Any, Any] = {}
-            self.constructor.flatten_mapping(node)
-            for knode, vnode in node.value:
-                key = self._scalar(knode) if isinstance(knode, yaml.ScalarNode) else None
-                if not isinstance(key, (str, int)) or isinstance(key, bool):
-                    self.src.diagnostics.append(
-                        Diagnostic(self.src.path, *_mark(knode), Severity.ERROR, "P008", "a key must be a plain name", "bad-key")
-                    )
-                    continue
-                child = loc + (key,)
-                if key in out:
-                    first = self.src.key_pos.get(child, (0, 0))
-                    self.src.diagnostics.append(
-                        Diagnostic(
-                            self.src.path, *_mark(knode), Severity.ERROR, "P009",
-                            f"duplicate key '{key}' (first at line {first[0]}); remove one of them", "duplicate-key",
-                        )
-                    )
-                    continue
-                self.src.key_pos[child] = _mark(knode)
-                out[key] = self.build(vnode, child, depth + 1)
-            return out
-        if isinstance(node, yaml.SequenceNode):
-            return [self.build(v, loc + (i,), depth + 1) for i, v in enumerate(node.value)]
-        value = self._scalar(node)
-        if isinstance(value, float) and not math.isfinite(value):
-            self.src.diagnostics.append(
-                Diagnostic(self.src.path, *_mark(node), Severity.ERROR, "P010", "NaN and infinite numbers are not allowed; write a finite number", "non-finite-number")
-            )
+        if not p.exists():
+            src.add(WHOLE_FILE, "P001", "file not found; check the path")
             return None
+        if p.is_dir():
+            src.add(WHOLE_FILE, "P002", "this is a folder, not a board or variant file; name a .yaml or .json file")
+            return None
+        if not p.is_file():
+            src.add(WHOLE_FILE, "P002", "this is not a regular file; name a .yaml or .json file")
+            return None
+        with p.open("rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except OSError as e:
+        src.add(WHOLE_FILE, "P013", f"cannot read the file: {e.strerror or e}; check its permissions")
+        return None
+    if len(raw) > MAX_BYTES:
+        src.add(WHOLE_FILE, "P003", f"the file is larger than {MAX_BYTES // (1024 * 1024)} MiB; a board is far smaller (so this is probably the wrong file)")
+        return None
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    if b"\x00" in raw:
+        src.add(_byte_pos(raw, raw.index(b"\x00")), "P004", "the file holds binary data (a NUL byte), not text; save it as UTF-8 text")
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        src.add(_byte_pos(raw, e.start), "P004", f"the file is not UTF-8 (byte 0x{raw[e.start]:02x}); save it as UTF-8 text")
+        return None
+    if not any(ln.strip() and not ln.lstrip().startswith("#") for ln in text.splitlines()):
+        src.add((1, 1), "P005", "the file is empty; start it with `format: ttr-board/1` or `format: ttr-variant/1`")
+        return None
+    return text
+
+
+def _byte_pos(raw: bytes, index: int) -> Pos:
+    line = raw.count(b"\n", 0, index) + 1
+    start = raw.rfind(b"\n", 0, index) + 1
+    return line, len(raw[start:index].decode("utf-8", "replace")) + 1
+
+
+class _LineIndex:
+    """1-based line and column of a character offset."""
+
+    def __init__(self, text: str):
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def pos(self, index: int) -> Pos:
+        line = bisect.bisect_right(self.starts, index)
+        return line, index - self.starts[line - 1] + 1
+
+
+# --- YAML -------------------------------------------------------------------------------------
+
+
+class _Resolver(yaml.SafeLoader):
+    """SafeLoader's resolver with YAML 1.2 booleans (`no`, `on` stay text), no timestamps
+    (dates stay text) and YAML 1.2 floats (`1e5` is a number)."""
+
+
+_Resolver.yaml_implicit_resolvers = {
+    k: [(tag, regexp) for tag, regexp in v if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp")]
+    for k, v in yaml.SafeLoader.yaml_implicit_resolvers.copy().items()
+}
+_Resolver.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+_Resolver.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
+    list("-+0123456789"),
+)
+
+_TAG = "tag:yaml.org,2002:"
+_SCALAR_TAGS = {_TAG + t for t in ("null", "bool", "int", "float", "str")}
+_SEQ_TAG = _TAG + "seq"
+_MAP_TAG = _TAG + "map"
+_MERGE_TAG = _TAG + "merge"
+_STR_TAG = _TAG + "str"
+_INT_TAG = _TAG + "int"
+_DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+_SHORT_TAGS = {"!!" + t: _TAG + t for t in ("null", "bool", "int", "float", "str", "seq", "map")}
+
+_Parser: type = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+
+
+class _Frame:
+    """A mapping or sequence being built from events."""
+
+    __slots__ = ("value", "loc", "pos", "size", "height", "is_map", "key", "key_pos", "key_ok", "merges", "anchor", "explicit")
+
+    def __init__(self, value: Any, loc: PathT, pos: Pos, anchor: str | None):
+        self.value = value
+        self.loc = loc
+        self.pos = pos
+        self.size = 1
+        self.height = 1
+        self.is_map = isinstance(value, dict)
+        self.key: Any = _NO_KEY
+        self.key_pos: Pos = pos
+        self.key_ok = True
+        self.merges: list[tuple[Any, Pos]] = []
+        self.anchor = anchor
+        self.explicit: set[str] = set()
+
+
+_NO_KEY = object()
+
+
+class _YamlReader:
+    """Builds data and positions from the YAML event stream, without recursion."""
+
+    def __init__(self, src: Source, text: str):
+        self.src = src
+        self.text = text
+        self.resolver = _Resolver("")
+        self.tags: dict[str, str] = {}  # plain scalar -> resolved tag
+        self.anchors: dict[str, tuple[Any, int, int]] = {}  # name -> (value, size, height)
+        self.total = 0
+        self.stack: list[_Frame] = []
+        self.documents = 0
+        self.root: Any = None
+        self.root_set = False
+
+    def read(self) -> None:
+        loader = _Parser(self.text)
+        try:
+            while True:
+                try:
+                    event = loader.get_event()
+                except yaml.MarkedYAMLError as e:
+                    mark = e.problem_mark or e.context_mark
+                    pos = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+                    problem = e.problem or e.context or "invalid syntax"
+                    context = f" ({e.context})" if e.context and e.problem else ""
+                    self.src.add(pos, "P006", f"YAML syntax error: {problem}{context}; check the indentation, colons and brackets here")
+                    raise _Stop from None
+                except yaml.reader.ReaderError as e:
+                    self.src.add(_LineIndex(self.text).pos(e.position), "P006", f"YAML syntax error: {e.reason} (character {e.character!r}); remove it or put the text in quotes")
+                    raise _Stop from None
+                except yaml.YAMLError as e:
+                    self.src.add((1, 1), "P006", f"YAML syntax error: {e}")
+                    raise _Stop from None
+                if event is None or isinstance(event, yaml.StreamEndEvent):
+                    break
+                self._event(event)
+        finally:
+            loader.dispose()
+        self.src.data = self.root
+
+    def _event(self, ev: yaml.Event) -> None:
+        if isinstance(ev, yaml.DocumentStartEvent):
+            self.documents += 1
+            if self.documents > 1:
+                self.src.add(_mark(ev), "P006", "the file holds more than one YAML document; keep one (remove the second `---`)")
+                raise _Stop
+            return
+        if isinstance(ev, (yaml.StreamStartEvent, yaml.DocumentEndEvent)):
+            return
+        if isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            frame = self.stack.pop()
+            if frame.is_map:
+                self._apply_merges(frame)
+            self._complete(frame.value, frame.size, frame.height, frame.pos, frame.anchor)
+            return
+        parent = self.stack[-1] if self.stack else None
+        is_key = parent is not None and parent.is_map and parent.key is _NO_KEY
+        loc = self._child_loc(parent, is_key)
+        pos = _mark(ev)
+        if not is_key:
+            self.src.value_pos.setdefault(loc, pos)
+        if isinstance(ev, yaml.AliasEvent):
+            if ev.anchor not in self.anchors:
+                self.src.add(pos, "P006", f"YAML syntax error: alias *{ev.anchor} has no anchor &{ev.anchor} before it; define the anchor first")
+                self._complete(None, 1, 0, pos, None)
+                return
+            value, size, height = self.anchors[ev.anchor]
+            depth = len(self.stack)
+            if depth + height > MAX_DEPTH:
+                self.src.add(pos, "P007", f"the file is nested too deeply through alias *{ev.anchor} (limit {MAX_DEPTH} levels)")
+                raise _Stop
+            self.total += size
+            if self.total > MAX_NODES:
+                self.src.add(pos, "P011", f"the aliases expand the file to more than {MAX_NODES} values; use fewer aliases (`*name`)")
+                raise _Stop
+            self._complete(value, size, height, pos, None)
+            return
+        self.total += 1
+        if self.total > MAX_NODES:
+            self.src.add(pos, "P011", f"the file holds more than {MAX_NODES} values; a board needs far fewer")
+            raise _Stop
+        tag = _SHORT_TAGS.get(ev.tag, ev.tag) if ev.tag not in (None, "!") else None
+        if isinstance(ev, yaml.ScalarEvent):
+            self._complete(self._scalar(ev, tag, pos), 1, 0, pos, ev.anchor)
+            return
+        expected = _MAP_TAG if isinstance(ev, yaml.MappingStartEvent) else _SEQ_TAG
+        if tag is not None and tag != expected:
+            self.src.add(pos, "P012", f"unsupported tag {_short_tag(ev.tag)}; remove it (only plain YAML data is allowed)")
+        if len(self.stack) >= MAX_DEPTH:
+            self.src.add(pos, "P007", f"the file is nested too deeply (limit {MAX_DEPTH} levels); a board needs only a few")
+            raise _Stop
+        self.stack.append(_Frame({} if isinstance(ev, yaml.MappingStartEvent) else [], loc, pos, ev.anchor))
+
+    def _child_loc(self, parent: _Frame | None, is_key: bool) -> PathT:
+        if parent is None:
+            return ()
+        if is_key:
+            return parent.loc + ("<key>",)
+        if parent.is_map:
+            return parent.loc + (parent.key,) if parent.key_ok else parent.loc + ("<bad-key>", id(parent))
+        return parent.loc + (len(parent.value),)
+
+    def _scalar(self, ev: yaml.ScalarEvent, tag: str | None, pos: Pos) -> Any:
+        if tag is None:
+            if not ev.implicit[0]:
+                return ev.value  # quoted or block text
+            tag = self.tags.get(ev.value)
+            if tag is None:
+                tag = self.tags[ev.value] = self.resolver.resolve(yaml.ScalarNode, ev.value, (True, False))
+        if tag == _STR_TAG:
+            return ev.value
+        if tag == _INT_TAG and _DECIMAL.fullmatch(ev.value):
+            return int(ev.value)
+        if tag == _MERGE_TAG:
+            return _MergeKey
+        if tag not in _SCALAR_TAGS:
+            self.src.add(pos, "P012", f"unsupported tag {_short_tag(ev.tag)}; remove it (only plain YAML data is allowed)")
+            return ev.value
+        node = yaml.ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark, ev.style)
+        try:
+            value = yaml.SafeLoader.yaml_constructors[tag](self.resolver, node)
+        except (yaml.YAMLError, ValueError):
+            self.src.add(pos, "P012", f"'{ev.value}' is not a valid {tag.rsplit(':', 1)[-1]}; fix the value or remove the tag {_short_tag(ev.tag)}")
+            return ev.value
+        if isinstance(value, float) and not math.isfinite(value):
+            self.src.add(pos, "P010", f"'{ev.value}' is not a finite number; NaN and infinity are not allowed, write a number")
+            return NON_FINITE_STAND_IN
         return value
 
-    def _scalar(self, node: yaml.Node) -> Any:
-        try:
-            return self.constructor.construct_object(node, deep=False)
-        except yaml.YAMLError:
-            return node.value
+    def _complete(self, value: Any, size: int, height: int, pos: Pos, anchor: str | None) -> None:
+        """A node is finished: register its anchor and hand it to its parent."""
+        if anchor is not None:
+            self.anchors[anchor] = (value, size, height)
+        if not self.stack:
+            self.root, self.root_set = value, True
+            return
+        parent = self.stack[-1]
+        parent.size += size
+        parent.height = max(parent.height, height + 1)
+        if not parent.is_map:
+            parent.value.append(value)
+            return
+        if parent.key is _NO_KEY:
+            self._take_key(parent, value, pos)
+            return
+        key, key_ok = parent.key, parent.key_ok
+        parent.key = _NO_KEY
+        if key_ok is None:  # a merge key `<<`
+            self._take_merge(parent, value, pos)
+        elif key_ok:
+            parent.value[key] = value
+        if key_ok:
+            self.src.key_pos.setdefault(parent.loc + (key,), parent.key_pos)
+
+    def _take_key(self, parent: _Frame, key: Any, pos: Pos) -> None:
+        parent.key, parent.key_pos, parent.key_ok = key, pos, True
+        if key is _MergeKey:
+            parent.key, parent.key_ok = "<<", None
+            return
+        if isinstance(key, bool) or not isinstance(key, (str, int)):
+            shown = "a list or mapping" if isinstance(key, (list, dict)) else json.dumps(key)
+            self.src.add(pos, "P008", f"a key must be a name or a whole number, not {shown}; write a plain name (quote it if needed)")
+            parent.key_ok = False
+            return
+        text = str(key)
+        if text in parent.explicit:
+            first = self.src.key_pos.get(parent.loc + (_find_key(parent.value, text),), (0, 0))
+            self.src.add(pos, "P009", f"duplicate key '{key}' (first at line {first[0]}); remove one of them (the first one is used)")
+            parent.key_ok = False
+            return
+        parent.explicit.add(text)
+
+    def _take_merge(self, parent: _Frame, value: Any, pos: Pos) -> None:
+        parts = value if isinstance(value, list) else [value]
+        if not parts or not all(isinstance(v, dict) for v in parts):
+            self.src.add(pos, "P008", "a merge key `<<` needs a mapping or a list of mappings (e.g. `<<: *defaults`)")
+            return
+        for v in parts:
+            parent.merges.append((v, pos))
+
+    def _apply_merges(self, frame: _Frame) -> None:
+        for merged, pos in frame.merges:
+            for k, v in merged.items():
+                if str(k) in frame.explicit:
+                    continue
+                frame.explicit.add(str(k))
+                frame.value[k] = v
+                self.src.value_pos.setdefault(frame.loc + (k,), pos)
+                self.src.key_pos.setdefault(frame.loc + (k,), pos)
+
+
+class _MergeKeyType:
+    def __repr__(self) -> str:
+        return "<<"
+
+
+_MergeKey = _MergeKeyType()
+
+
+def _short_tag(tag: str | None) -> str:
+    return "!!" + tag[len(_TAG):] if tag and tag.startswith(_TAG) else str(tag)
+
+
+def _find_key(mapping: dict, text: str) -> Any:
+    for k in mapping:
+        if str(k) == text:
+            return k
+    return text
+
+
+def _mark(ev: yaml.Event) -> Pos:
+    return (ev.start_mark.line + 1, ev.start_mark.column + 1)
+
+
+# --- JSON -------------------------------------------------------------------------------------
+
+_JSON_TOKEN = re.compile(
+    r"""[ \t\r\n]*(?:
+      (?P<punct>[{}\[\],:])
+    | (?P<string>")
+    | (?P<number>-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)(?![0-9A-Za-z.])
+    | (?P<word>-?[A-Za-z_][A-Za-z0-9_]*)
+    | (?P<end>\Z)
+    | (?P<other>.)
+    )""",
+    re.VERBOSE | re.DOTALL,
+)
+_WORDS = {"true": True, "false": False, "null": None}
+_NON_FINITE = {"NaN", "Infinity", "-Infinity"}
+
+
+class _JsonFrame:
+    __slots__ = ("container", "loc", "state", "key", "key_pos")
+
+    def __init__(self, container: Any, loc: PathT):
+        self.container = container
+        self.loc = loc
+        self.state = "first"  # then: key, colon, value (objects) / value (lists); after an item: after
+        self.key: str = ""
+        self.key_pos: Pos = (1, 1)
+
+
+_NOTHING = object()
+
+
+class _JsonReader:
+    """A strict JSON reader that records positions. Iterative; stops at the first syntax error."""
+
+    def __init__(self, src: Source, text: str):
+        self.src = src
+        self.text = text
+        self.lines = _LineIndex(text)
+        self.i = 0
+        self.stack: list[_JsonFrame] = []
+        self.root: Any = _NOTHING
+        self.total = 0
+
+    def read(self) -> None:
+        while True:
+            kind, value, pos = self._token()
+            if not self.stack:
+                if self.root is not _NOTHING:
+                    if kind == "end":
+                        break
+                    self._fail(pos, "extra data after the end of the JSON value; remove it")
+                loc: PathT = ()
+            else:
+                frame = self.stack[-1]
+                is_map = isinstance(frame.container, dict)
+                close = "}" if is_map else "]"
+                if kind == "end":
+                    self._fail(pos, f"the file ends inside {'an object' if is_map else 'a list'}; add the missing `{close}`")
+                if frame.state == "after":
+                    if kind == ",":
+                        frame.state = "key" if is_map else "value"
+                    elif kind == close:
+                        self._close()
+                    else:
+                        self._fail(pos, f"expected `,` or `{close}`, found {_shown(kind, value)}")
+                    continue
+                if frame.state == "first" and kind == close:
+                    self._close()
+                    continue
+                if is_map and frame.state in ("first", "key"):
+                    if kind != "string":
+                        extra = " (JSON allows no comma after the last item)" if kind == close else ""
+                        self._fail(pos, f"expected a key in double quotes, found {_shown(kind, value)}{extra}")
+                    frame.key, frame.key_pos, frame.state = value, pos, "colon"
+                    continue
+                if frame.state == "colon":
+                    if kind != ":":
+                        self._fail(pos, f"expected `:` after the key, found {_shown(kind, value)}")
+                    frame.state = "value"
+                    continue
+                if kind == close:
+                    self._fail(pos, f"expected a value, found `{close}` (JSON allows no comma after the last item)")
+                loc = frame.loc + ((frame.key,) if is_map else (len(frame.container),))
+            self.total += 1
+            if self.total > MAX_NODES:
+                self.src.add(pos, "P011", f"the file holds more than {MAX_NODES} values; a board needs far fewer")
+                raise _Stop
+            if kind in ("{", "["):
+                if len(self.stack) >= MAX_DEPTH:
+                    self.src.add(pos, "P007", f"the file is nested too deeply (limit {MAX_DEPTH} levels); a board needs only a few")
+                    raise _Stop
+                self.src.value_pos.setdefault(loc, pos)
+                self.stack.append(_JsonFrame({} if kind == "{" else [], loc))
+                continue
+            if kind not in ("string", "number", "word"):
+                self._fail(pos, f"expected a value, found {_shown(kind, value)}")
+            self.src.value_pos.setdefault(loc, pos)
+            self._deliver(value)
+        self.src.data = self.root
+
+    def _close(self) -> None:
+        self._deliver(self.stack.pop().container)
+
+    def _deliver(self, value: Any) -> None:
+        if not self.stack:
+            self.root = value
+            return
+        frame = self.stack[-1]
+        frame.state = "after"
+        container = frame.container
+        if isinstance(container, list):
+            container.append(value)
+            return
+        child = frame.loc + (frame.key,)
+        if frame.key in container:
+            first = self.src.key_pos.get(child, (0, 0))
+            self.src.add(frame.key_pos, "P009", f"duplicate key '{frame.key}' (first at line {first[0]}); remove one of them (the first one is used)")
+            return
+        container[frame.key] = value
+        self.src.key_pos[child] = frame.key_pos
+
+    def _token(self) -> tuple[str, Any, Pos]:
+        m = _JSON_TOKEN.match(self.text, self.i)
+        assert m is not None  # `end` or `other` always matches
+        kind = m.lastgroup or "end"
+        begin = m.start(kind)
+        pos = self.lines.pos(begin)
+        self.i = m.end()
+        if kind == "punct":
+            return m.group(kind), None, pos
+        if kind == "string":
+            try:
+                value, self.i = json.decoder.scanstring(self.text, begin + 1, True)
+            except json.JSONDecodeError as e:
+                self._fail(self.lines.pos(e.pos), f"bad text in double quotes: {e.msg}")
+            return "string", value, pos
+        if kind == "number":
+            text = m.group(kind)
+            number: Any = float(text) if any(c in text for c in ".eE") else int(text)
+            if isinstance(number, float) and not math.isfinite(number):
+                self.src.add(pos, "P010", f"{text} is too large to be a finite number; write a smaller number")
+                number = NON_FINITE_STAND_IN
+            return "number", number, pos
+        if kind == "word":
+            word = m.group(kind)
+            if word in _WORDS:
+                return "word", _WORDS[word], pos
+            if word in _NON_FINITE:
+                self.src.add(pos, "P010", f"{word} is not a finite number; JSON allows only finite numbers, write a number")
+                return "word", NON_FINITE_STAND_IN, pos
+            self._fail(pos, f"unexpected word '{word}'; text must be in double quotes (only true, false and null are bare words)")
+        if kind == "other":
+            self._fail(pos, f"unexpected character {m.group(kind)!r}")
+        return "end", None, pos
+
+    def _fail(self, pos: Pos, message: str) -> NoReturn:
+        self.src.add(pos, "P006", f"JSON syntax error: {message}")
+        raise _Stop
+
+
+def _shown(kind: str, value: Any) -> str:
+    if kind == "end":
+        return "the end of the file"
+    if kind == "string":
+        return f'"{value}"'
+    if kind in ("number", "word"):
+        return f"`{json.dumps(value)}`"
+    return f"`{kind}`"

@@ -89,6 +89,14 @@ class Drawing(Strict):
 class Place(Strict):
     """A city, or a country (a terminal place: routes end there, no path passes through)."""
 
+    # The position rule of `_one_position`, for editors: lat and lon, or x and y.
+    model_config = ConfigDict(
+        json_schema_extra={
+            "oneOf": [{"required": ["lat", "lon"]}, {"required": ["x", "y"]}],
+            "dependentRequired": {"lat": ["lon"], "lon": ["lat"], "x": ["y"], "y": ["x"]},
+        }
+    )
+
     id: Id
     name: str = Field(min_length=1, max_length=100, description="Display name.")
     kind: Literal["city", "country"] = "city"

@@ -170,22 +170,20 @@ class Bonuses(Strict):
     goods: bool = Field(default=False, description="Goods tokens score their face value.")
 
 
+RouteLength = Annotated[int, Field(ge=1, le=9)]
+
+
 class Scoring(Strict):
-    routes: dict[int, int] = Field(
+    routes: dict[RouteLength, Annotated[int, Field(ge=0, le=999)]] = Field(
         default_factory=lambda: {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15},
-        description="Points for claiming a route, by length.",
+        description="Points for claiming a route, by length (1..9).",
+        # JSON object keys are text: the schema says which texts are route lengths.
+        json_schema_extra={"propertyNames": {"pattern": "^[1-9]$"}},
     )
     bonuses: Bonuses = Field(default_factory=Bonuses)
     tie_breaks: tuple[TieBreak, ...] = Field(
         default=("most-tickets", "longest-path"), description="Applied in order; a tie that survives is shared."
     )
-
-    @model_validator(mode="after")
-    def _lengths(self) -> Scoring:
-        for length in self.routes:
-            if not 1 <= length <= 9:
-                raise ValueError(f"scoring.routes has length {length}; lengths are 1..9")
-        return self
 
 
 class Parallel(Strict):

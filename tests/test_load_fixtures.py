@@ -1,0 +1,180 @@
+"""Test cases are files: every bad fixture gives exactly the diagnostics in its `.expected`
+sidecar (`line:col CODE`, or `other-file:line:col CODE` for a variant's board), and every
+good fixture loads clean. The committed JSON Schema agrees with the loader on them."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conftest import ROOT
+from ttr_maps.load import load, read_source
+from ttr_maps.load.codes import LOADER_CODES
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+BAD = sorted(p for p in (FIXTURES / "bad").iterdir() if p.suffix in (".yaml", ".json"))
+GOOD = sorted(p for p in (FIXTURES / "good").iterdir() if p.suffix in (".yaml", ".json"))
+# Codes no committed file can show (a missing file, a folder, a file over 10 MiB, an unreadable
+# file); tests/test_load_robustness.py covers each of them.
+NOT_AS_FIXTURES = {"P001", "P002", "P003", "P013"}
+
+
+def _expected(path: Path) -> list[str]:
+    lines = path.with_name(path.name + ".expected").read_text(encoding="utf-8").splitlines()
+    return [ln.strip() for ln in lines if ln.strip() and not ln.startswith("#")]
+
+
+def _found(path: Path) -> list[str]:
+    out = []
+    for d in sorted(load(path).diagnostics):
+        where = "" if Path(d.path) == path else os.path.relpath(d.path, path.parent) + ":"
+        out.append(f"{where}{d.line}:{d.col} {d.code}")
+    return out
+
+
+@pytest.mark.parametrize("path", BAD, ids=lambda p: p.name)
+def test_bad_fixture_gives_exactly_the_expected_diagnostics(path: Path) -> None:
+    assert _found(path) == _expected(path)
+
+
+@pytest.mark.parametrize("path", BAD, ids=lambda p: p.name)
+def test_bad_fixture_is_not_ok(path: Path) -> None:
+    r = load(path)
+    if all(line.endswith(("R007",)) for line in _expected(path)):
+        pytest.skip("warnings only")
+    assert not r.ok and r.board is None and r.variant is None
+
+
+def test_every_loader_code_has_a_fixture() -> None:
+    shown = {line.split()[-1] for p in BAD for line in _expected(p)}
+    assert shown | NOT_AS_FIXTURES == set(LOADER_CODES), "add a bad fixture for each new code"
+    assert not shown & NOT_AS_FIXTURES
+
+
+@pytest.mark.parametrize("path", GOOD, ids=lambda p: p.name)
+def test_good_fixture_loads_clean(path: Path) -> None:
+    r = load(path)
+    assert r.diagnostics == []
+    assert r.ok and r.board is not None
+    assert (r.variant is not None) == (r.kind == "variant")
+
+
+def test_json_board_reads_like_yaml_numbers_and_escapes() -> None:
+    board = load(FIXTURES / "good" / "lowlands.json").board
+    assert board is not None
+    assert board.place_by_id["den-haag"].lon == 4.3
+    assert board.meta.description == "A lat/lon board written as JSON: café / tabs\tare fine."
+
+
+def test_anchors_and_merge_keys_are_plain_yaml() -> None:
+    board = load(FIXTURES / "good" / "anchors.yaml").board
+    assert board is not None
+    beta = board.place_by_id["beta"]
+    assert (beta.name, beta.x, beta.y) == ("Beta", 3, 0)
+    assert [t.decks for t in board.tickets] == [("main",), ("main",)]
+
+
+def test_variant_defaults_deal_from_one_main_pile() -> None:
+    r = load(FIXTURES / "good" / "lowlands-defaults.yaml")
+    assert r.variant is not None and r.board is not None
+    assert r.variant.tickets.setup.piles() == ("main",)
+    assert r.board_path == os.path.normpath(FIXTURES / "good" / "lowlands.json")
+
+
+# --- the JSON Schema accepts what the loader accepts ---
+
+
+def _schema(kind: str) -> dict:
+    return json.loads((ROOT / "schemas" / f"{kind}.schema.json").read_text(encoding="utf-8"))
+
+
+def _as_json(data: object) -> object:
+    """The data as JSON sees it (mapping keys are text), which is what the schema describes."""
+    return json.loads(json.dumps(data))
+
+
+def _schema_errors(path: Path) -> list[str] | None:
+    """The schema's complaints about a file, or None when it has no data of a known kind."""
+    src = read_source(path)
+    data = src.data
+    if not isinstance(data, dict) or data.get("format") not in ("ttr-board/1", "ttr-variant/1"):
+        return None
+    kind = "board" if data["format"] == "ttr-board/1" else "variant"
+    validator = jsonschema.Draft202012Validator(_schema(kind))
+    return [e.message for e in validator.iter_errors(_as_json(data))]
+
+
+@pytest.mark.parametrize("path", GOOD, ids=lambda p: p.name)
+def test_schema_accepts_good_fixture(path: Path) -> None:
+    assert _schema_errors(path) == []
+
+
+@pytest.mark.parametrize("path", BAD, ids=lambda p: p.name)
+def test_schema_rejects_exactly_the_bad_fixtures_with_schema_problems(path: Path) -> None:
+    own = [line for line in _expected(path) if line.count(":") == 1]
+    errors = _schema_errors(path)
+    if errors is None or any(line.split()[-1].startswith("P") for line in own):
+        pytest.skip("not data of a known format, or read with parse problems")
+    has_schema_problem = any(line.split()[-1].startswith("S") for line in own)
+    assert bool(errors) == has_schema_problem, errors
+
+
+BASE_PLACE = {"id": "a", "name": "A"}
+
+
+@pytest.mark.parametrize(
+    "extra, loader_ok",
+    [
+        ({"x": 1, "y": 2}, True),
+        ({"lat": 1, "lon": 2}, True),
+        ({"x": 1, "y": 2, "lat": 1, "lon": 2}, False),
+        ({"x": 1}, False),
+        ({"lat": 1}, False),
+        ({"x": 1, "lon": 2}, False),
+        ({}, False),
+        ({"x": "1", "y": 2}, False),
+        ({"x": 1.5, "y": 2, "kind": "country"}, True),
+        ({"x": 1, "y": 2, "kind": "town"}, False),
+    ],
+)
+def test_schema_and_loader_agree_on_place_positions(tmp_path: Path, extra: dict, loader_ok: bool) -> None:
+    board = {"format": "ttr-board/1", "meta": {"title": "t"}, "places": [{**BASE_PLACE, **extra}]}
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(board), encoding="utf-8")
+    assert load(path).ok == loader_ok
+    assert jsonschema.Draft202012Validator(_schema("board")).is_valid(board) == loader_ok
+
+
+@pytest.mark.parametrize(
+    "routes, loader_ok",
+    [
+        ("{1: 1, 9: 30}", True),
+        ("{0: 1}", False),
+        ("{10: 1}", False),
+        ("{1: -1}", False),
+        ("{two: 2}", False),
+    ],
+)
+def test_schema_and_loader_agree_on_scoring_lengths(tmp_path: Path, routes: str, loader_ok: bool) -> None:
+    good = FIXTURES / "good"
+    path = tmp_path / "v.yaml"
+    path.write_text(f"format: ttr-variant/1\nname: v\nboard: {good / 'lowlands.json'}\nscoring:\n  routes: {routes}\n", encoding="utf-8")
+    r = load(path)
+    assert r.ok == loader_ok, [d.as_text() for d in r.diagnostics]
+    assert (_schema_errors(path) == []) == loader_ok
+
+
+@pytest.mark.parametrize("value, loader_ok", [("2", True), ("2.0", True), ("2.5", False), ('"2"', False), ("true", False)])
+def test_schema_and_loader_agree_on_whole_numbers(tmp_path: Path, value: str, loader_ok: bool) -> None:
+    path = tmp_path / "b.yaml"
+    path.write_text(
+        "format: ttr-board/1\nmeta: {title: t}\nplaces: [{id: a, name: A, x: 0, y: 0}, {id: b, name: B, x: 1, y: 0}]\n"
+        f"routes: [{{from: a, to: b, length: {value}, tracks: [red]}}]\n",
+        encoding="utf-8",
+    )
+    assert load(path).ok == loader_ok
+    assert (_schema_errors(path) == []) == loader_ok

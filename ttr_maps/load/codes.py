@@ -1,0 +1,51 @@
+"""The loader's diagnostic codes: P parse, S schema, R references, V variant file.
+
+Codes are stable: a code is never reused for another problem. docs/codes.md
+documents each one (a test keeps the two in step).
+"""
+
+from __future__ import annotations
+
+from ..diagnostics import register_code
+
+LOADER_CODES: dict[str, tuple[str, str]] = {
+    "P001": ("file-not-found", "The file does not exist."),
+    "P002": ("not-a-file", "The path is a folder or a special file, not a regular file."),
+    "P003": ("file-too-large", "The file is larger than the reader's limit (4 MiB)."),
+    "P004": ("not-text", "The file is binary or not UTF-8."),
+    "P005": ("empty-file", "The file holds no data (only blanks or comments)."),
+    "P006": ("syntax-error", "The YAML or JSON cannot be parsed (also: several YAML documents, an alias without anchor)."),
+    "P007": ("too-deep", "The data is nested deeper than 64 levels."),
+    "P008": ("bad-key", "A mapping key is not a plain name or whole number, or a merge key `<<` has no mapping."),
+    "P009": ("duplicate-key", "The same key appears twice in one mapping; the first is used."),
+    "P010": ("non-finite-number", "A number is NaN or infinite (YAML `.nan`/`.inf`, JSON `NaN`/`Infinity`, overflow)."),
+    "P011": ("too-many-values", "The file holds, or its YAML aliases expand to, more than 500,000 values (an alias bomb)."),
+    "P012": ("unsupported-tag", "A YAML tag other than the plain data tags, or a value its tag rejects."),
+    "P013": ("unreadable-file", "The file exists but cannot be read (permissions, I/O error)."),
+    "S001": ("not-a-mapping", "The file's top level is not a mapping."),
+    "S002": ("missing-format", "The top-level `format` key is missing."),
+    "S003": ("unknown-format", "`format` is not `ttr-board/N` or `ttr-variant/N`."),
+    "S004": ("newer-format", "`format` names a newer version than this ttr-maps reads."),
+    "S005": ("unknown-key", "A key the format does not have (with a did-you-mean suggestion)."),
+    "S006": ("missing-key", "A required key is missing; reported at the enclosing mapping."),
+    "S007": ("invalid-value", "A value breaks a rule of the format (range, pattern, choice, length, combination)."),
+    "S008": ("wrong-type", "A value has the wrong type (e.g. text where a number is needed)."),
+    "S009": ("too-many-problems", "More than 500 problems in one file: the rest are counted, not listed."),
+    "R001": ("duplicate-id", "Two places share an id."),
+    "R002": ("unknown-place", "A route, ticket or goods stack names a place id the board does not declare."),
+    "R003": ("gray-declared", "`gray` is listed under `colors`; it is implicit."),
+    "R004": ("unknown-color", "A colour the board does not have (route tracks, variant cards or flags)."),
+    "R005": ("unknown-deck", "A variant's pile names a ticket deck the board does not have."),
+    "R006": ("unknown-pile", "A deal, mix or per-pile setting names a pile the variant does not declare."),
+    "R007": ("unused-deck", "A deck is described under `decks` but no ticket belongs to it (warning)."),
+    "V001": ("board-not-found", "The board file a variant names does not exist."),
+    "V002": ("wrong-kind", "A board was expected and a variant (or vice versa) was given."),
+}
+
+for _code, (_name, _summary) in LOADER_CODES.items():
+    register_code(_code, _name, _summary)
+
+
+def code_name(code: str) -> str:
+    """The kebab-case name of a loader code."""
+    return LOADER_CODES[code][0]

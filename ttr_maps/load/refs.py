@@ -1,0 +1,231 @@
+"""Cross-reference checks (R codes): ids that must exist, be unique or agree between board and variant.
+
+They read the parsed data, not the models, so they also run when a file has schema
+errors and every problem of a file is reported in one run. Values of the wrong
+shape are skipped here: the schema check reports them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+from ..diagnostics import Diagnostic, Severity, did_you_mean
+from ..model.board import DEFAULT_COLORS, GRAY
+from ..model.variant import Cards
+from .source import PathT, Source
+
+DEFAULT_PILE = "main"
+
+
+class _Out:
+    """Adds R diagnostics, skipping nodes that already carry an error (one problem per spot)."""
+
+    def __init__(self, src: Source, out: list[Diagnostic]):
+        self.src = src
+        self.out = out
+        self.taken = {(d.line, d.col) for d in out if d.path == src.path and d.severity is Severity.ERROR}
+
+    def __call__(
+        self, loc: PathT, code: str, message: str | Callable[[], str], severity: Severity = Severity.ERROR, *, key: bool = False
+    ) -> None:
+        """Add a diagnostic; `message` may be a function, so a flood of problems costs no suggestions."""
+        if self.src.full:
+            self.src.omitted += 1
+            return
+        d = self.src.diag(loc, code, message if isinstance(message, str) else message(), severity, key=key)
+        if (d.line, d.col) in self.taken and loc in self.src.value_pos:
+            return
+        self.src.report(self.out, d)
+
+
+def _get(data: Any, *keys: Any) -> Any:
+    for key in keys:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
+
+
+def _items(data: Any, key: str) -> Iterator[tuple[int, dict]]:
+    seq = _get(data, key)
+    if isinstance(seq, list):
+        for i, item in enumerate(seq):
+            if isinstance(item, dict):
+                yield i, item
+
+
+def _strings(seq: Any) -> Iterator[tuple[int, str]]:
+    if isinstance(seq, list):
+        for i, item in enumerate(seq):
+            if isinstance(item, str):
+                yield i, item
+
+
+def _keys(mapping: Any) -> list[str]:
+    return [str(k) for k in mapping] if isinstance(mapping, dict) else []
+
+
+def board_colors(data: Any) -> list[str]:
+    """The board's card colours as written (the default set when `colors` is left out)."""
+    colors = _get(data, "colors")
+    if colors is None:
+        return list(DEFAULT_COLORS)
+    return [c for _, c in _strings(colors)]
+
+
+def place_ids(data: Any) -> list[str]:
+    return [p["id"] for _, p in _items(data, "places") if isinstance(p.get("id"), str)]
+
+
+def board_decks(data: Any) -> set[str]:
+    """Decks the board has: those its tickets belong to and those described under `decks`."""
+    decks = set(_keys(_get(data, "decks")))
+    for _, ticket in _items(data, "tickets"):
+        decks.update(d for _, d in _strings(ticket.get("decks")))
+    return decks
+
+
+def _choices(names: Any) -> str:
+    names = sorted(set(names))
+    return ", ".join(names) if names else "(none)"
+
+
+def check_board(src: Source, out: list[Diagnostic]) -> None:
+    """Place ids unique and known, route colours known, described decks used."""
+    emit = _Out(src, out)
+    data = src.data
+    ids: dict[str, int] = {}
+    for i, place in _items(data, "places"):
+        pid = place.get("id")
+        if not isinstance(pid, str):
+            continue
+        if pid in ids:
+            first = src.pos(("places", ids[pid], "id"))[0]
+            emit(("places", i, "id"), "R001", f"duplicate place id '{pid}' (first at line {first}); give each place its own id")
+        else:
+            ids[pid] = i
+
+    def place_ref(loc: PathT, pid: Any) -> None:
+        if isinstance(pid, str) and pid not in ids:
+            emit(loc, "R002", lambda: f"unknown place '{pid}'{did_you_mean(pid, ids)}; declare it under places")
+
+    colors = board_colors(data)
+    for j, color in _strings(_get(data, "colors")):
+        if color == GRAY:
+            emit(("colors", j), "R003", "'gray' is implicit (a gray track takes any one colour); remove it from colors")
+    known_colors = set(colors) | {GRAY}
+    for i, route in _items(data, "routes"):
+        place_ref(("routes", i, "from"), route.get("from"))
+        place_ref(("routes", i, "to"), route.get("to"))
+        for j, color in _strings(route.get("tracks")):
+            if color not in known_colors:
+                emit(
+                    ("routes", i, "tracks", j),
+                    "R004",
+                    f"unknown colour '{color}'{did_you_mean(color, known_colors)}; the board's colours are {', '.join(c for c in colors if c != GRAY)} and gray",
+                )
+    for i, ticket in _items(data, "tickets"):
+        place_ref(("tickets", i, "from"), ticket.get("from"))
+        place_ref(("tickets", i, "to"), ticket.get("to"))
+    for i, goods in _items(data, "goods"):
+        place_ref(("goods", i, "place"), goods.get("place"))
+    used: set[str] = set()
+    for _, ticket in _items(data, "tickets"):
+        used.update(d for _, d in _strings(ticket.get("decks")))
+    for name in _keys(_get(data, "decks")):
+        if name not in used:
+            emit(
+                ("decks", _raw_key(_get(data, "decks"), name)),
+                "R007",
+                f"deck '{name}' is described but no ticket belongs to it{did_you_mean(name, used)}; add it to some tickets' decks or remove it",
+                Severity.WARNING,
+                key=True,
+            )
+
+
+def _raw_key(mapping: dict, text: str) -> Any:
+    return next((k for k in mapping if str(k) == text), text)
+
+
+def check_variant(src: Source, board: Source, out: list[Diagnostic]) -> None:
+    """Decks, piles, colours and places a variant names must exist on its board (or in the variant)."""
+    emit = _Out(src, out)
+    data, board_data = src.data, board.data
+    if not isinstance(data, dict) or not isinstance(board_data, dict):
+        return
+    tickets = _get(data, "tickets")
+    added = list(_items(tickets, "add"))
+    decks = board_decks(board_data)
+    for _, ticket in added:
+        decks.update(d for _, d in _strings(ticket.get("decks")))
+
+    piles_data = _get(tickets, "piles")
+    piles = _keys(piles_data) if isinstance(piles_data, dict) and piles_data else [DEFAULT_PILE]
+    if isinstance(piles_data, dict):
+        for pile, pile_decks in piles_data.items():
+            for j, deck in _strings(pile_decks):
+                if deck not in decks:
+                    emit(
+                        ("tickets", "piles", pile, j),
+                        "R005",
+                        f"unknown deck '{deck}'{did_you_mean(deck, decks)}; the board's decks are {_choices(decks)}",
+                    )
+
+    def pile_ref(loc: PathT, pile: Any, *, key: bool = False) -> None:
+        if isinstance(pile, str) and pile not in piles:
+            emit(loc, "R006", f"unknown pile '{pile}'{did_you_mean(pile, piles)}; the piles are {_choices(piles)} (declared under tickets.piles)", key=key)
+
+    for section in ("setup", "draw"):
+        deal = _get(tickets, section)
+        if deal is None:
+            if DEFAULT_PILE not in piles:
+                emit(
+                    ("tickets",),
+                    "R006",
+                    f"tickets.{section} is left out, so it deals from pile '{DEFAULT_PILE}', which tickets.piles does not declare; add tickets.{section}",
+                )
+            continue
+        for j, d in _items(deal, "deal"):
+            pile_ref(("tickets", section, "deal", j, "pile"), d.get("pile"))
+        for j, pile in _strings(_get(deal, "mix")):
+            pile_ref(("tickets", section, "mix", j), pile)
+        for key in ("keep_max", "returned"):
+            mapping = _get(deal, key)
+            if isinstance(mapping, dict):
+                for pile in mapping:
+                    pile_ref(("tickets", section, key, pile), str(pile), key=True)
+    leftover = _get(tickets, "leftover_at_setup")
+    if isinstance(leftover, dict):
+        for pile in leftover:
+            pile_ref(("tickets", "leftover_at_setup", pile), str(pile), key=True)
+
+    colors = board_colors(board_data)
+    card_colors = _get(data, "cards", "colors")
+    if card_colors is None:
+        defaults = list(Cards.model_fields["colors"].get_default(call_default_factory=True))
+        strange = [c for c in defaults if c not in colors]
+        if strange:
+            emit(
+                ("cards",),
+                "R004",
+                f"cards.colors is left out, so the variant uses the default colours, and the board lacks {', '.join(strange)}; "
+                f"list the board's colours ({', '.join(colors)}) under cards.colors",
+            )
+    elif isinstance(card_colors, dict):
+        for color in card_colors:
+            if str(color) not in colors:
+                emit(
+                    ("cards", "colors", color),
+                    "R004",
+                    f"colour '{color}' is not one of the board's colours{did_you_mean(str(color), colors)}; the board's colours are {', '.join(colors)}",
+                    key=True,
+                )
+    for j, color in _strings(_get(data, "flags", "colors")):
+        if color not in colors:
+            emit(("flags", "colors", j), "R004", f"colour '{color}' is not one of the board's colours{did_you_mean(color, colors)}; use one of {', '.join(colors)}")
+    ids = set(place_ids(board_data))
+    for i, ticket in added:
+        for end in ("from", "to"):
+            pid = ticket.get(end)
+            if isinstance(pid, str) and pid not in ids:
+                emit(("tickets", "add", i, end), "R002", f"unknown place '{pid}'{did_you_mean(pid, ids)}; use the id of a place on the board")
