@@ -1,0 +1,72 @@
+"""`ttr-maps render FILE -o board.svg`"""
+
+from __future__ import annotations
+
+import click
+
+from .options import fail_on_load_errors
+
+CARD_PARTS = ("tickets", "trains", "summary", "all")
+
+
+@click.command("render")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, writable=True, path_type=str),
+              help="SVG file to write ('-' for standard output).")
+@click.option("--cards", "cards", type=click.Choice(CARD_PARTS), default=None,
+              help="Draw a sheet with one card of each kind (tickets, trains, summary or all) instead of the board.")
+@click.option("--ticket", "ticket_id", metavar="FROM-TO", default=None,
+              help="Draw the one ticket card FROM-TO (place ids, e.g. boston-miami) instead of the board.")
+@click.option("--car-mm", type=click.FloatRange(5, 100), default=24.0, show_default=True,
+              help="Length of one route space in millimetres; the whole board scales from it.")
+@click.option("--card-size", type=click.Choice(["poker", "mini"]), default="poker", show_default=True,
+              help="Card size: poker 63x88 mm or mini 44x68 mm.")
+@click.option("--colorblind/--no-colorblind", default=False, show_default=True,
+              help="Print a letter on every coloured space and card.")
+@click.option("--shadows/--no-shadows", default=True, show_default=True, help="Drop shadows under spaces and markers.")
+@click.option("--score-track/--no-score-track", default=True, show_default=True, help="Numbered score track around the edge.")
+@click.option("--legend/--no-legend", default=True, show_default=True, help="Colour key and route-scoring table.")
+def command(file: str, output: str, cards: str | None, ticket_id: str | None, car_mm: float, card_size: str,
+            colorblind: bool, shadows: bool, score_track: bool, legend: bool) -> None:
+    """Draw a board (or a variant's board, with its scoring legend) as SVG.
+
+    FILE is a board or a variant. The same input always gives the same bytes.
+    With --cards or --ticket, draw cards instead of the board.
+    """
+    from ttr_maps.fileio import write_atomic
+    from ttr_maps.load import load
+    from ttr_maps.render import BoardOptions, card_context, cards_for, plan_board, render_card, render_card_sheet
+    from ttr_maps.render.board import draw_board
+
+    loaded = load(file)
+    fail_on_load_errors(loaded)
+    board, variant = loaded.board, loaded.variant
+    if board is None:  # pragma: no cover - load reports this as an error
+        raise click.ClickException(f"{file}: no board found")
+    if cards and ticket_id:
+        raise click.UsageError("give either --cards or --ticket, not both")
+    opts = BoardOptions(car_mm=car_mm, colorblind=colorblind, shadows=shadows, score_track=score_track, legend=legend)
+    plan = plan_board(board, variant, opts)
+    if cards or ticket_id:
+        ctx = card_context(plan, card_size)
+        if ticket_id:
+            every = cards_for(ctx, parts=("tickets",))
+            match = [c for c in every if c.ticket is not None and c.ticket.id == ticket_id]
+            if not match:
+                known = ", ".join(c.ticket.id for c in every[:5] if c.ticket is not None)
+                raise click.ClickException(f"no ticket '{ticket_id}' in {file}; tickets are named FROM-TO by place id, e.g. {known}")
+            text = render_card(match[0], ctx)
+        else:
+            parts = ("tickets", "trains", "summary") if cards == "all" else (cards,)
+            chosen = cards_for(ctx, parts=parts)
+            if not chosen:
+                why = " (summary cards need a variant file)" if cards == "summary" else ""
+                raise click.ClickException(f"{file} has no {cards} cards to draw{why}")
+            text = render_card_sheet(chosen, ctx)
+    else:
+        text = draw_board(plan)
+    if output == "-":
+        click.echo(text, nl=False)
+        return
+    write_atomic(output, text)
+    click.echo(f"wrote {output}", err=True)

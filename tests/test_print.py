@@ -1,0 +1,164 @@
+"""`ttr-maps print`: the board tiled at real size, cards on cut sheets, the rules, all in one PDF."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import MAPS
+from ttr_maps.cli.main import cli
+from ttr_maps.load import load_variant
+from ttr_maps.model.board import Board
+from ttr_maps.render import PrintOptions, build_pdf, tile_board
+from ttr_maps.render.text import pdf_safe
+
+BUNDLED = sorted(MAPS.glob("*/*.yaml"))
+
+
+def _page_count(pdf: bytes) -> int:
+    return int(re.search(rb"/Count (\d+)", pdf).group(1))
+
+
+def _page_sizes(pdf: bytes) -> list[tuple[float, float]]:
+    """The sizes of the pages that state their own (those unlike the document's default)."""
+    return [(float(w), float(h)) for w, h in re.findall(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", pdf)]
+
+
+def _mm(pt: float) -> float:
+    return pt / 72 * 25.4
+
+
+def test_tiles_cover_the_board_with_equal_overlaps():
+    t = tile_board(700, 450, "a4", margin=10, overlap=12)
+    assert len(t.tiles) == t.rows * t.cols
+    for tile in t.tiles:
+        assert tile.w <= t.content_w + 1e-9 and tile.h <= t.content_h + 1e-9
+    right = max(tile.x + tile.w for tile in t.tiles)
+    bottom = max(tile.y + tile.h for tile in t.tiles)
+    assert right == pytest.approx(700) and bottom == pytest.approx(450)
+    by_pos = {(tile.row, tile.col): tile for tile in t.tiles}
+    for (r, c), tile in by_pos.items():
+        if (r, c + 1) in by_pos:
+            assert tile.x + tile.w - by_pos[(r, c + 1)].x == pytest.approx(12)
+        if (r + 1, c) in by_pos:
+            assert tile.y + tile.h - by_pos[(r + 1, c)].y == pytest.approx(12)
+
+
+def test_orientation_with_fewer_pages_wins_and_a_small_board_is_one_page():
+    wide = tile_board(800, 180, "a4")
+    assert wide.orientation == "landscape" and (wide.rows, wide.cols) == (1, 3)
+    small = tile_board(150, 200, "a4")
+    assert (small.rows, small.cols, small.orientation) == (1, 1, "portrait")
+    assert len(tile_board(800, 500, "a3").tiles) < len(tile_board(800, 500, "a4").tiles)
+    with pytest.raises(ValueError, match="unknown paper"):
+        tile_board(100, 100, "a5")
+
+
+def test_pdf_has_the_cover_the_tiles_the_card_sheets_and_the_rules(tmp_path):
+    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
+    result = build_pdf(board, variant, PrintOptions(paper="a4", car_mm=24.0))
+    pdf = result.pdf
+    assert pdf.startswith(b"%PDF")
+    assert _page_count(pdf) == sum(result.pages.values())
+    assert result.pages["board"] == 1 + len(result.tiling.tiles)
+    assert result.pages["tickets"] == 4  # 30 tickets, 9 poker cards a sheet
+    assert result.pages["trains"] == 13  # 110 cards
+    assert result.pages["summary"] == 1 and result.pages["rules"] == 1
+    # The board tiles are landscape A4 pages, the rest portrait A4 (the document's default).
+    assert result.tiling.orientation == "landscape"
+    sizes = _page_sizes(pdf)
+    assert [(round(_mm(w)), round(_mm(h))) for w, h in sizes] == [(210, 297)] + [(297, 210)] * len(result.tiling.tiles)
+    # The board is printed at the asked scale: 24 mm cars.
+    assert result.tiling.board_w == pytest.approx(build_pdf(board, variant, PrintOptions(car_mm=12.0, parts=("board",))).tiling.board_w * 2, rel=0.02)
+
+
+def test_pdf_is_the_same_bytes_for_the_same_input():
+    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
+    opts = PrintOptions(parts=("board", "tickets"))
+    assert build_pdf(board, variant, opts).pdf == build_pdf(board, variant, opts).pdf
+
+
+def test_card_size_and_paper_change_the_sheets():
+    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
+    mini = build_pdf(board, variant, PrintOptions(parts=("tickets",), card_size="mini"))
+    assert mini.pages == {"tickets": 2}  # 16 mini cards a sheet
+    letter = build_pdf(board, variant, PrintOptions(parts=("rules",), paper="letter"))
+    (w, h), = [(float(a), float(b)) for a, b in re.findall(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", letter.pdf)] or [(612.0, 792.0)]
+    assert (round(_mm(w), 1), round(_mm(h), 1)) == (215.9, 279.4)
+
+
+def test_text_outside_the_pdf_fonts_is_kept_readable():
+    assert pdf_safe("Montréal, Köln, Bucureşti, Łódź") == "Montréal, Köln, Bucuresti, Lódz"
+    assert pdf_safe("Κρήτη") == "?????"
+    board = Board.model_validate({
+        "format": "ttr-board/1",
+        "meta": {"title": "Ωmega <&> \"board\""},
+        "places": [{"id": "a", "name": "Bucureşti", "x": 0, "y": 0}, {"id": "b", "name": "Κρήτη", "x": 100, "y": 0}],
+        "routes": [{"from": "a", "to": "b", "length": 3, "tracks": ["red"]}],
+        "tickets": [{"from": "a", "to": "b", "points": 5, "decks": ["main"]}],
+    })
+    result = build_pdf(board, None, PrintOptions(parts=("board", "tickets", "trains"), every_copy=False))
+    assert result.pdf.startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_bundled_file_prints(tmp_path, path):
+    out = tmp_path / "game.pdf"
+    result = CliRunner().invoke(cli, ["print", str(path), "-o", str(out), "--one-of-each"])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes().startswith(b"%PDF")
+    assert re.search(r"wrote .*game\.pdf: \d+ pages", result.output)
+    assert "board:" in result.output
+
+
+def test_print_cli_reports_bad_input_without_a_traceback(tmp_path):
+    runner = CliRunner()
+    usa_board = str(MAPS / "boards" / "usa.yaml")
+    result = runner.invoke(cli, ["print", usa_board, "-o", str(tmp_path / "x.pdf"), "--parts", "rules"])
+    assert result.exit_code == 1 and "need a variant" in result.output
+    result = runner.invoke(cli, ["print", usa_board, "-o", str(tmp_path / "x.pdf"), "--parts", "board,cake"])
+    assert result.exit_code == 2 and "cake" in result.output
+    result = runner.invoke(cli, ["print", str(tmp_path / "none.yaml"), "-o", str(tmp_path / "x.pdf")])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert not (tmp_path / "x.pdf").exists()
+
+
+def test_board_only_print_lists_its_pages(tmp_path):
+    out = tmp_path / "b.pdf"
+    result = CliRunner().invoke(cli, ["print", str(MAPS / "variants" / "usa.yaml"), "-o", str(out), "--parts", "board", "--paper", "a3", "--car-mm", "20"])
+    assert result.exit_code == 0, result.output
+    assert "board 5" in result.output  # cover + 4 A3 pages
+    assert "2 rows x 2 columns" in result.output
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not installed")
+def test_printed_pages_show_the_board_the_marks_and_the_cards(tmp_path):
+    import numpy as np
+    from PIL import Image
+
+    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
+    result = build_pdf(board, variant, PrintOptions(parts=("board", "tickets"), car_mm=24.0))
+    pdf = tmp_path / "g.pdf"
+    pdf.write_bytes(result.pdf)
+    subprocess.run(["pdftoppm", "-r", "72", "-png", str(pdf), str(tmp_path / "p")], check=True)
+    pages = sorted(tmp_path.glob("p-*.png"))
+    assert len(pages) == sum(result.pages.values())
+    tile = np.asarray(Image.open(pages[1]).convert("RGB")).astype(int)
+    dpmm = 72 / 25.4
+    h, w, _ = tile.shape
+    px = lambda mm: int(mm * dpmm)  # noqa: E731
+    # Inside the printed area: the board, many colours.
+    inner = tile[px(12) : h - px(12), px(12) : w - px(12)].reshape(-1, 3)
+    assert len(np.unique(inner, axis=0)) > 50
+    # Above the printed area's left edge (10 mm in): white paper and one cut mark.
+    margin = tile[px(1) : px(8), px(8) : px(12)].sum(axis=2)
+    assert (margin < 600).any()
+    assert (margin > 740).mean() > 0.7
+    # A ticket sheet: nine cards, each with its brown frame.
+    sheet = np.asarray(Image.open(pages[len(result.tiling.tiles) + 1]).convert("RGB")).astype(int)
+    frame = np.array([0x8C, 0x4A, 0x32])
+    assert (np.abs(sheet - frame).max(axis=2) < 30).sum() > 2000

@@ -1,0 +1,253 @@
+"""The SVG board: every bundled file renders, routes keep their car size, and untrusted text stays text."""
+
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import MAPS
+from ttr_maps.cli.main import cli
+from ttr_maps.load import load, load_variant
+from ttr_maps.model.board import Board
+from ttr_maps.render import BoardOptions, plan_board, render_board
+from ttr_maps.render.palette import Palette
+
+SVG = "{http://www.w3.org/2000/svg}"
+BUNDLED = sorted(MAPS.glob("*/*.yaml"))
+
+
+def _board(**extra) -> Board:
+    data = {
+        "format": "ttr-board/1",
+        "meta": {"title": "Test"},
+        "places": [
+            {"id": "a", "name": "Alpha", "x": 0, "y": 0},
+            {"id": "b", "name": "Beta", "x": 100, "y": 0},
+            {"id": "c", "name": "Gamma", "x": 0, "y": 100},
+            {"id": "d", "name": "Delta", "x": 100, "y": 100},
+        ],
+        "drawing": {"car_length": 20},
+        "routes": [
+            {"from": "a", "to": "b", "length": 4, "tracks": ["red"]},
+            {"from": "a", "to": "c", "length": 4, "tracks": ["blue"]},
+            {"from": "b", "to": "d", "length": 4, "tracks": ["green"]},
+            {"from": "c", "to": "d", "length": 4, "tracks": ["gray"]},
+        ],
+    }
+    data.update(extra)
+    return Board.model_validate(data)
+
+
+def _route(plan, a, b):
+    return next(rp for rp in plan.routes if set(rp.ends) == {a, b})
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_bundled_file_renders_a_well_formed_board(path):
+    loaded = load(path)
+    svg = render_board(loaded.board, loaded.variant)
+    root = ET.fromstring(svg.encode("utf-8"))
+    assert root.tag == f"{SVG}svg"
+    texts = {t.text for t in root.iter(f"{SVG}text")}
+    for place in loaded.board.places:
+        name = place.name.upper() if place.is_country else place.name
+        assert name in texts, f"no label for {place.id}"
+    routes = root.find(f".//{SVG}g[@id='routes']")
+    spaces = [r for g in routes.iter(f"{SVG}g") if g.get("id", "").startswith("route-") for r in g.findall(f"{SVG}rect")]
+    assert len(spaces) == sum(r.length * len(r.tracks) for r in loaded.board.routes)
+
+
+def test_same_board_gives_the_same_bytes():
+    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
+    assert render_board(board, variant) == render_board(board, variant)
+
+
+def test_numbers_are_rounded_to_two_decimals():
+    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
+    svg = render_board(board, variant)
+    assert not re.search(r"\d\.\d{3,}", svg)
+
+
+def test_every_space_has_the_same_size_whatever_the_route_length_on_the_board():
+    board = _board(routes=[
+        {"from": "a", "to": "b", "length": 8, "tracks": ["red"]},  # too short a line: arc
+        {"from": "a", "to": "c", "length": 1, "tracks": ["blue"]},  # too long: stretched
+        {"from": "b", "to": "d", "length": 4, "tracks": ["green"]},
+    ])
+    svg = render_board(board)
+    root = ET.fromstring(svg)
+    routes = root.find(f".//{SVG}g[@id='routes']")
+    sizes = {(r.get("width"), r.get("height")) for g in routes.iter(f"{SVG}g") if g.get("id", "").startswith("route-")
+             for r in g.findall(f"{SVG}rect")}
+    assert len(sizes) == 1
+
+
+def test_a_route_too_long_for_its_straight_line_becomes_an_arc_whose_spaces_do_not_overlap():
+    board = _board(routes=[{"from": "a", "to": "b", "length": 8, "tracks": ["red"]}])
+    plan = plan_board(board)
+    rp = _route(plan, "a", "b")
+    assert rp.shape == "arc"
+    spaces = rp.tracks[0].spaces
+    gaps = [math.dist((s.x, s.y), (t.x, t.y)) for s, t in zip(spaces, spaces[1:])]
+    assert min(gaps) >= plan.space_length
+    assert max(abs(s.y - plan.place("a").y) for s in spaces) > plan.car  # it bulges out of the straight line
+
+
+def test_a_route_too_short_for_its_line_is_stretched_with_even_gaps():
+    board = _board(routes=[{"from": "a", "to": "b", "length": 2, "tracks": ["red"]}])
+    plan = plan_board(board)
+    rp = _route(plan, "a", "b")
+    assert rp.shape == "straight"
+    s = rp.tracks[0].spaces
+    assert math.dist((s[0].x, s[0].y), (s[1].x, s[1].y)) > plan.car * 1.5
+    assert all(abs(sp.y - plan.place("a").y) < 0.01 for sp in s)
+
+
+def test_a_route_follows_its_bend_points():
+    board = _board(routes=[{"from": "a", "to": "b", "length": 6, "tracks": ["red"], "bend": [[50, -40]]}])
+    plan = plan_board(board)
+    rp = _route(plan, "a", "b")
+    assert rp.shape == "bend"
+    # The bend point (50, -40) in board units, in the plan's millimetres:
+    scale = plan.scale
+    bx = plan.place("a").x + 50 * scale
+    by = plan.place("a").y - 40 * scale
+    assert min(math.dist(p, (bx, by)) for p in rp.centerline) < 0.5
+
+
+def test_parallel_tracks_sit_side_by_side_evenly_offset():
+    board = _board(routes=[{"from": "a", "to": "b", "length": 4, "tracks": ["red", "blue", "gray"]}])
+    plan = plan_board(board)
+    tracks = _route(plan, "a", "b").tracks
+    step = plan.space_width + plan.track_gap
+    for i in range(4):
+        ys = [t.spaces[i].y for t in tracks]
+        assert ys[1] - ys[0] == pytest.approx(step, abs=0.01)
+        assert ys[2] - ys[1] == pytest.approx(step, abs=0.01)
+        assert len({round(t.spaces[i].x, 3) for t in tracks}) == 1
+
+
+def test_ferries_show_a_locomotive_on_the_required_spaces_and_tunnels_a_dashed_outline():
+    board = _board(routes=[
+        {"from": "a", "to": "b", "length": 4, "tracks": ["gray", "gray"], "ferry": 2},
+        {"from": "c", "to": "d", "length": 3, "tracks": ["red"], "tunnel": True},
+    ])
+    plan = plan_board(board)
+    ferry = _route(plan, "a", "b")
+    assert [sum(s.loco for s in t.spaces) for t in ferry.tracks] == [2, 2]
+    assert all(s.tunnel for s in _route(plan, "c", "d").tracks[0].spaces)
+    svg = render_board(board)
+    group = ET.fromstring(svg).find(f".//{SVG}g[@id='route-c-d']")
+    assert all(r.get("stroke-dasharray") for r in group.findall(f"{SVG}rect"))
+    loco_paths = ET.fromstring(svg).find(f".//{SVG}g[@id='route-a-b']").findall(f"{SVG}path")
+    assert len(loco_paths) == 2 * 2 * 2  # locomotive + its window, on 2 spaces of 2 tracks
+
+
+def test_gray_is_distinct_from_every_colour_and_from_the_background():
+    from ttr_maps.render.palette import LAND, SEA
+
+    board = _board()
+    pal = Palette(board.colors)
+    gray = pal["gray"].fill
+    assert gray not in {sw.fill for sw in pal.swatches()} | {LAND, SEA}
+
+
+def test_colourblind_letters_are_unique_and_printed_on_spaces():
+    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
+    pal = Palette(board.colors)
+    letters = [sw.letter for sw in pal.swatches()]
+    assert len(set(letters)) == len(letters) and all(letters)
+    plain = render_board(board, variant, BoardOptions(colorblind=False))
+    helped = render_board(board, variant, BoardOptions(colorblind=True))
+    route_texts = lambda svg: [t.text for g in ET.fromstring(svg).iter(f"{SVG}g") if g.get("id", "").startswith("route-") for t in g.iter(f"{SVG}text")]  # noqa: E731
+    assert route_texts(plain) == []
+    assert set(route_texts(helped)) == set(letters)
+
+
+def test_labels_of_the_bundled_variants_never_overlap():
+    for name in ("usa", "europe", "marklin"):
+        variant, board = load_variant(MAPS / "variants" / f"{name}.yaml")
+        plan = plan_board(board, variant)
+        boxes = [pp.label.box for pp in plan.places]
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), name
+
+
+def test_board_has_title_goods_big_cities_countries_legends_and_score_track():
+    variant, board = load_variant(MAPS / "variants" / "marklin.yaml")
+    svg = render_board(board, variant)
+    root = ET.fromstring(svg)
+    ids = {g.get("id") for g in root.iter(f"{SVG}g")}
+    assert {"legend-title", "legend-key", "legend-scoring", "goods", "places", "labels", "land"} <= ids
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert board.meta.title in texts
+    assert "Route scoring" in texts and "18" in texts  # Märklin's 7 → 18
+    assert [str(n) for n in range(100)] == [t for t in texts if t.isdigit()][:100]  # the score track, in order
+    no_track = ET.fromstring(render_board(board, variant, BoardOptions(score_track=False, legend=False)))
+    ids = {g.get("id") for g in no_track.iter(f"{SVG}g")}
+    assert "legend-key" not in ids and "legend-scoring" not in ids
+
+
+HOSTILE_NAME = '<script>alert("x")</script> & \'quotes\' "double" \x07bell'
+
+
+def test_a_hostile_board_renders_as_inert_text():
+    board = _board(
+        meta={"title": 'Evil <script src="http://evil.example/x.js"></script> & co'},
+        places=[
+            {"id": "a", "name": HOSTILE_NAME, "x": 0, "y": 0},
+            {"id": "b", "name": "<img src=x onerror=alert(1)>", "x": 100, "y": 0},
+            {"id": "c", "name": "]]><!-- -->", "x": 0, "y": 100},
+            {"id": "d", "name": "javascript:alert(1)", "x": 100, "y": 100},
+        ],
+    )
+    svg = render_board(board)
+    root = ET.fromstring(svg.encode("utf-8"))  # well-formed XML despite the names
+    tags = {el.tag.replace(SVG, "") for el in root.iter()}
+    assert not tags & {"script", "image", "foreignObject", "a", "use", "style", "iframe"}
+    assert "<script" not in svg and "<img" not in svg
+    assert "href" not in svg and "url(" not in svg
+    assert not re.search(r"https?://(?!www\.w3\.org/)", svg.replace("http://evil.example/x.js", ""))
+    for el in root.iter():
+        assert not any(k.lower().startswith("on") for k in el.attrib)
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert '<script>alert("x")</script> & \'quotes\' "double" bell' in texts  # shown, escaped, control char dropped
+    assert "&lt;script&gt;" in svg
+
+
+def test_render_cli_writes_svg_atomically_and_reports_bad_input(tmp_path):
+    out = tmp_path / "out" / "board.svg"
+    result = CliRunner().invoke(cli, ["render", str(MAPS / "boards" / "usa.yaml"), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8").startswith("<?xml")
+    assert not list(out.parent.glob(".*tmp"))
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("format: ttr-board/1\nmeta: {title: x}\nplaces: []\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["render", str(bad), "-o", str(tmp_path / "x.svg")])
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert f"{bad}:" in result.output
+    assert not (tmp_path / "x.svg").exists()
+
+    result = CliRunner().invoke(cli, ["render", str(tmp_path / "missing.yaml"), "-o", str(tmp_path / "x.svg")])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+
+
+def test_render_cli_options_change_the_drawing(tmp_path):
+    usa = str(MAPS / "variants" / "usa.yaml")
+    runner = CliRunner()
+    a, b = tmp_path / "a.svg", tmp_path / "b.svg"
+    assert runner.invoke(cli, ["render", usa, "-o", str(a), "--car-mm", "20"]).exit_code == 0
+    assert runner.invoke(cli, ["render", usa, "-o", str(b), "--car-mm", "30", "--no-score-track"]).exit_code == 0
+    width = lambda p: float(ET.parse(p).getroot().get("width").removesuffix("mm"))  # noqa: E731
+    assert width(b) > width(a) * 1.3
+    result = runner.invoke(cli, ["render", usa, "-o", str(a), "--car-mm", "0"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    result = runner.invoke(cli, ["render", usa, "-o", "-"])
+    assert result.exit_code == 0 and result.output.startswith("<?xml")

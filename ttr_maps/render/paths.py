@@ -1,0 +1,149 @@
+"""Route paths: the line a route's spaces follow, and where each space sits on it.
+
+A route is drawn along a straight line between its places when that line is about
+as long as its spaces; a line too short becomes a circular arc just long enough,
+a line too long spreads its spaces evenly; `bend` points give a smooth curve
+through them. A space never changes size, only the gaps between spaces do.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from dataclasses import dataclass
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Pose:
+    """A point on a path and the direction (radians) the path runs there."""
+
+    x: float
+    y: float
+    angle: float
+
+
+class Polyline:
+    """A polyline with arc-length look-ups."""
+
+    def __init__(self, points: list[Point]):
+        pts = [points[0]]
+        for p in points[1:]:
+            if math.hypot(p[0] - pts[-1][0], p[1] - pts[-1][1]) > 1e-9:
+                pts.append(p)
+        if len(pts) == 1:
+            pts.append((pts[0][0] + 1e-6, pts[0][1]))
+        self.points = pts
+        self.cum = [0.0]
+        for a, b in zip(pts, pts[1:]):
+            self.cum.append(self.cum[-1] + math.hypot(b[0] - a[0], b[1] - a[1]))
+
+    @property
+    def length(self) -> float:
+        return self.cum[-1]
+
+    def at(self, s: float) -> Pose:
+        """The pose at arc length `s` (clamped to the ends)."""
+        s = max(0.0, min(self.length, s))
+        i = max(1, min(len(self.cum) - 1, bisect.bisect_left(self.cum, s)))
+        (x1, y1), (x2, y2) = self.points[i - 1], self.points[i]
+        seg = self.cum[i] - self.cum[i - 1]
+        t = (s - self.cum[i - 1]) / seg if seg > 0 else 0.0
+        return Pose(x1 + (x2 - x1) * t, y1 + (y2 - y1) * t, math.atan2(y2 - y1, x2 - x1))
+
+    def tangent_at(self, s: float, span: float) -> float:
+        """Direction of the chord from `s - span` to `s + span`: a smooth tangent on sampled curves."""
+        a, b = self.at(s - span), self.at(s + span)
+        if math.hypot(b.x - a.x, b.y - a.y) < 1e-9:
+            return self.at(s).angle
+        return math.atan2(b.y - a.y, b.x - a.x)
+
+    def sample(self, step: float) -> list[Point]:
+        n = max(1, math.ceil(self.length / step))
+        return [(p.x, p.y) for p in (self.at(self.length * i / n) for i in range(n + 1))]
+
+
+def arc_angle(chord: float, length: float, max_angle: float = 1.5 * math.pi) -> float:
+    """The central angle of the circular arc with this chord and this arc length.
+
+    Capped at `max_angle`; 0 when the chord is already long enough.
+    """
+    if chord <= 0 or length <= chord:
+        return 0.0
+
+    def arc_len(theta: float) -> float:
+        return chord * (theta / 2) / math.sin(theta / 2)
+
+    if arc_len(max_angle) <= length:
+        return max_angle
+    lo, hi = 1e-6, max_angle
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if arc_len(mid) < length:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def arc_points(a: Point, b: Point, theta: float, side: int, samples: int = 48) -> list[Point]:
+    """Points of the arc from `a` to `b` with central angle `theta`, bulging to `side` (+1 left, -1 right)."""
+    if theta <= 1e-6:
+        return [a, b]
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    chord = math.hypot(dx, dy)
+    radius = chord / (2 * math.sin(theta / 2))
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    # Unit normal to the left of a→b (screen coordinates, y down: left is (dy, -dx)).
+    nx, ny = dy / chord, -dx / chord
+    # Centre sits opposite the bulge.
+    h = radius * math.cos(theta / 2)
+    cx, cy = mx - side * nx * h, my - side * ny * h
+    start = math.atan2(a[1] - cy, a[0] - cx)
+    bulge = (mx + side * nx * (radius - h), my + side * ny * (radius - h))
+
+    def miss(sweep: float) -> float:
+        m = start + sweep / 2
+        return math.hypot(cx + radius * math.cos(m) - bulge[0], cy + radius * math.sin(m) - bulge[1])
+
+    sweep = theta if miss(theta) <= miss(-theta) else -theta
+    return [
+        (cx + radius * math.cos(start + sweep * i / samples), cy + radius * math.sin(start + sweep * i / samples))
+        for i in range(samples + 1)
+    ]
+
+
+def smooth(points: list[Point], samples: int = 16) -> list[Point]:
+    """A Catmull-Rom curve through `points` (centripetal, so it never loops on uneven spacing)."""
+    if len(points) < 3:
+        return list(points)
+    ext = [points[0], *points, points[-1]]
+    out: list[Point] = [points[0]]
+    for i in range(1, len(ext) - 2):
+        p0, p1, p2, p3 = ext[i - 1], ext[i], ext[i + 1], ext[i + 2]
+        t0 = 0.0
+        t1 = t0 + max(1e-6, math.hypot(p1[0] - p0[0], p1[1] - p0[1]) ** 0.5)
+        t2 = t1 + max(1e-6, math.hypot(p2[0] - p1[0], p2[1] - p1[1]) ** 0.5)
+        t3 = t2 + max(1e-6, math.hypot(p3[0] - p2[0], p3[1] - p2[1]) ** 0.5)
+        for k in range(1, samples + 1):
+            t = t1 + (t2 - t1) * k / samples
+            a1 = _lerp(p0, p1, t0, t1, t)
+            a2 = _lerp(p1, p2, t1, t2, t)
+            a3 = _lerp(p2, p3, t2, t3, t)
+            b1 = _lerp(a1, a2, t0, t2, t)
+            b2 = _lerp(a2, a3, t1, t3, t)
+            out.append(_lerp(b1, b2, t1, t2, t))
+    return out
+
+
+def _lerp(p: Point, q: Point, ta: float, tb: float, t: float) -> Point:
+    if tb - ta < 1e-12:
+        return p
+    u = (t - ta) / (tb - ta)
+    return (p[0] + (q[0] - p[0]) * u, p[1] + (q[1] - p[1]) * u)
+
+
+def offset(pose: Pose, distance: float) -> Point:
+    """The point `distance` to the left of `pose` (screen coordinates)."""
+    return (pose.x + math.sin(pose.angle) * distance, pose.y - math.cos(pose.angle) * distance)

@@ -1,0 +1,348 @@
+"""The print-and-play PDF: the board tiled at real size, the cards on cut sheets, the rules.
+
+Everything is drawn from the same SVG the `render` command writes, converted by
+fpdf2 (pure Python, so `pip install` is all a user needs). Text in the PDF uses
+the PDF base fonts, so it is limited to Windows-1252 characters (see `pdf_safe`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from fpdf import FPDF
+from fpdf.drawing import DrawingContext, Point
+from fpdf.svg import SVGObject
+
+from ..model.board import Board
+from ..model.variant import Variant
+from .board import draw_board
+from .cards import CARD_SIZES, TICKET_LAYERS, Card, CardContext, card_context, cards_for, render_card, ticket_layer_key
+from .plan import BoardOptions, BoardPlan, plan_board
+from .rules import sections
+from .text import pdf_safe
+from .tiling import PAPERS, Tiling, tile_board
+
+PARTS = ("board", "tickets", "trains", "summary", "rules")
+INK = (43, 33, 24)
+MARK = (60, 60, 60)
+FAINT = (150, 150, 150)
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    paper: str = "a4"
+    car_mm: float = 24.0
+    parts: tuple[str, ...] = PARTS
+    card_size: str = "poker"
+    every_copy: bool = True  # print each train card as many times as the deck holds it
+    colorblind: bool = True
+    score_track: bool = True
+    margin: float = 10.0
+    overlap: float = 10.0
+
+
+@dataclass
+class PrintResult:
+    pdf: bytes
+    tiling: Tiling | None
+    pages: dict[str, int] = field(default_factory=dict)  # pages per part
+
+
+def build_pdf(board: Board, variant: Variant | None = None, options: PrintOptions | None = None) -> PrintResult:
+    """Every page needed to play `variant` (or just `board`) as PDF bytes."""
+    opts = options or PrintOptions()
+    if opts.paper not in PAPERS:
+        raise ValueError(f"unknown paper '{opts.paper}'; use one of {', '.join(PAPERS)}")
+    if opts.card_size not in CARD_SIZES:
+        raise ValueError(f"unknown card size '{opts.card_size}'; use one of {', '.join(CARD_SIZES)}")
+    unknown = [p for p in opts.parts if p not in PARTS]
+    if unknown:
+        raise ValueError(f"unknown part(s) {', '.join(unknown)}; use any of {', '.join(PARTS)}")
+    board_opts = BoardOptions(car_mm=opts.car_mm, colorblind=opts.colorblind, score_track=opts.score_track, pdf_text=True)
+    plan = plan_board(board, variant, board_opts)
+    pdf = FPDF(unit="mm", format=opts.paper.upper() if opts.paper != "letter" else "letter")
+    pdf.set_auto_page_break(False)
+    pdf.set_creator("ttr-maps")
+    pdf.set_title(pdf_safe(board.meta.title))
+    # A fixed creation date keeps the output the same for the same input.
+    pdf.set_creation_date(_EPOCH)
+    pages: dict[str, int] = {}
+    tiling = None
+
+    def count(part: str, before: int) -> None:
+        if pdf.page - before:
+            pages[part] = pdf.page - before
+
+    if "board" in opts.parts:
+        before = pdf.page
+        tiling = tile_board(plan.width, plan.height, opts.paper, opts.margin, opts.overlap)
+        svg = Stamp(pdf, draw_board(plan))
+        _cover(pdf, plan, tiling, svg, opts)
+        for tile_index in range(len(tiling.tiles)):
+            _tile_page(pdf, plan, tiling, tile_index, svg)
+        count("board", before)
+    ctx = card_context(plan, opts.card_size)
+    for part in ("tickets", "trains", "summary"):
+        if part in opts.parts:
+            cards = cards_for(ctx, copies=opts.every_copy if part != "tickets" else False, parts=(part,))
+            before = pdf.page
+            _card_sheets(pdf, cards, ctx, opts, part)
+            count(part, before)
+    if "rules" in opts.parts and variant is not None:
+        before = pdf.page
+        _rules_pages(pdf, board, variant, opts)
+        count("rules", before)
+    if pdf.page == 0:
+        raise ValueError("nothing to print: choose at least one part (rules and summary need a variant)")
+    return PrintResult(bytes(pdf.output()), tiling, pages)
+
+
+_EPOCH = datetime(2000, 1, 1, tzinfo=timezone.utc)
+
+
+def _svg(text: str) -> SVGObject:
+    """Parse our SVG for fpdf2 (which has no use for the <title>)."""
+    return SVGObject(re.sub(r"<title>.*?</title>", "", text, count=1, flags=re.S))
+
+
+class Stamp:
+    """A drawing converted to PDF operators once, then placed on any page, any number of times.
+
+    Converting an SVG is the slow part of making the PDF; the board is placed on
+    every tile page and a train card design on every copy, so each is converted
+    only once. Works with fpdf2's drawing internals (render, resource catalog);
+    gradients are avoided in our SVG because PDF patterns would not move with it.
+    """
+
+    def __init__(self, pdf: FPDF, svg_text: str):
+        obj = _svg(svg_text)
+        self.w, self.h, group = obj.transform_to_rect_viewport(pdf.k, 0, 0)
+        context = DrawingContext()
+        context.add_item(group, False)
+        self.stream = context.render(pdf._resource_catalog, Point(0, 0), pdf.k, self.h, pdf._current_graphic_style())
+
+    def place(self, pdf: FPDF, x: float, y: float, scale: float = 1.0) -> None:
+        """Put the drawing's top-left corner at (x, y) mm on the current page."""
+        k = pdf.k
+        tx = x * k
+        ty = (pdf.h - y) * k - scale * self.h * k
+        pdf._resource_catalog.index_stream_resources(self.stream, pdf.page)
+        pdf._out(f"q {scale:.6f} 0 0 {scale:.6f} {tx:.3f} {ty:.3f} cm")
+        pdf._out(self.stream)
+        pdf._out("Q")
+        pdf._set_min_pdf_version("1.4")
+
+
+def _page(pdf: FPDF, paper: str, orientation: str = "portrait") -> None:
+    pdf.add_page(orientation="L" if orientation == "landscape" else "P", format=paper if paper == "letter" else paper.upper())
+
+
+def _text(pdf: FPDF, x: float, y: float, text: str, size: float = 9, style: str = "", color=INK, align: str = "L", w: float = 0) -> None:
+    pdf.set_font("helvetica", style, size)
+    pdf.set_text_color(*color)
+    s = pdf_safe(text)
+    if align == "C":
+        x -= pdf.get_string_width(s) / 2
+    elif align == "R":
+        x -= pdf.get_string_width(s)
+    pdf.text(x, y, s)
+
+
+def _cover(pdf: FPDF, plan: BoardPlan, tiling: Tiling, svg: Stamp, opts: PrintOptions) -> None:
+    """The first page: what this is, how to print and assemble it, and the page map."""
+    _page(pdf, opts.paper)
+    pw, ph = pdf.w, pdf.h
+    m = 15.0
+    title = plan.board.meta.title + (f" - {plan.variant.name}" if plan.variant else "")
+    _text(pdf, m, m + 6, title, 20, "B")
+    _text(pdf, m, m + 13, "Print-and-play kit made with ttr-maps (unofficial fan tool)", 10, "I", FAINT)
+    lines = [
+        f"Board: {plan.width / 10:.1f} x {plan.height / 10:.1f} cm when assembled, a route space is {opts.car_mm:g} mm long; "
+        f"{len(tiling.tiles)} {opts.paper.upper()} {tiling.orientation} pages ({tiling.rows} rows x {tiling.cols} columns).",
+        "Print at 100% / actual size (not 'fit to page'). Check: the bar below must measure exactly 100 mm.",
+        "Assemble: trim each board page along its cut marks on the left and top edges (not on the first column or row), "
+        f"lay it over its neighbour's {opts.overlap:g} mm overlap so the round alignment marks meet, and glue.",
+    ]
+    y = m + 22
+    pdf.set_font("helvetica", "", 10)
+    pdf.set_text_color(*INK)
+    for line in lines:
+        pdf.set_xy(m, y)
+        pdf.multi_cell(pw - 2 * m, 5, pdf_safe(line))
+        y = pdf.get_y() + 2
+    # A 100 mm scale bar.
+    pdf.set_draw_color(*INK)
+    pdf.set_fill_color(*INK)
+    pdf.set_line_width(0.3)
+    for i in range(10):
+        if i % 2 == 0:
+            pdf.rect(m + i * 10, y + 1, 10, 3, style="F")
+    pdf.rect(m, y + 1, 100, 3)
+    _text(pdf, m + 102, y + 4, "100 mm", 8)
+    y += 10
+    # Page map: the board in small with the pages over it.
+    _text(pdf, m, y + 4, "Page map", 12, "B")
+    top = y + 8
+    avail_w, avail_h = pw - 2 * m, ph - top - m
+    k = min(avail_w / plan.width, avail_h / plan.height)
+    ox = m + (avail_w - plan.width * k) / 2
+    svg.place(pdf, ox, top, k)
+    pdf.set_draw_color(180, 20, 20)
+    pdf.set_line_width(0.35)
+    for t in tiling.tiles:
+        pdf.rect(ox + t.x * k, top + t.y * k, t.w * k, t.h * k)
+    for t in tiling.tiles:
+        cx, cy = ox + (t.x + t.w / 2) * k, top + (t.y + t.h / 2) * k
+        pdf.set_fill_color(255, 255, 255)
+        pdf.set_font("helvetica", "B", 11)
+        label = f"{t.name}"
+        sw = pdf.get_string_width(label) + 3
+        pdf.rect(cx - sw / 2, cy - 3.2, sw, 5.4, style="DF")
+        _text(pdf, cx, cy + 1.2, label, 11, "B", (180, 20, 20), "C")
+
+
+def _tile_page(pdf: FPDF, plan: BoardPlan, tiling: Tiling, index: int, svg: Stamp) -> None:
+    t = tiling.tiles[index]
+    _page(pdf, tiling.paper, tiling.orientation)
+    m, o = tiling.margin, tiling.overlap
+    with pdf.rect_clip(m, m, t.w, t.h):
+        svg.place(pdf, m - t.x, m - t.y)
+    # Cut marks at the four corners of the printed area, in the margin.
+    pdf.set_draw_color(*MARK)
+    pdf.set_line_width(0.2)
+    x0, y0, x1, y1 = m, m, m + t.w, m + t.h
+    for x in (x0, x1):
+        pdf.line(x, 1.5, x, m - 1.5)
+        pdf.line(x, y1 + 1.5, x, min(pdf.h - 1.5, y1 + m - 1.5))
+    for y in (y0, y1):
+        pdf.line(1.5, y, m - 1.5, y)
+        pdf.line(x1 + 1.5, y, min(pdf.w - 1.5, x1 + m - 1.5), y)
+    # Dashed cut lines where this page is trimmed to lie over its neighbours.
+    with pdf.local_context():
+        pdf.set_dash_pattern(dash=2, gap=1.5)
+        pdf.set_draw_color(*FAINT)
+        if t.col > 0:
+            pdf.line(x0, y0 - m + 2, x0, y0)
+            pdf.line(x0, y1, x0, y1 + m - 2)
+        if t.row > 0:
+            pdf.line(x0 - m + 2, y0, x0, y0)
+            pdf.line(x1, y0, x1 + m - 2, y0)
+    # Alignment marks inside the overlap strips, at the same board spot as on the neighbour.
+    marks = []
+    if t.col > 0:
+        marks += [(t.x + o / 2, t.y + t.h * f) for f in (0.25, 0.75)]
+    if t.col < tiling.cols - 1:
+        marks += [(t.x + t.w - o / 2, t.y + t.h * f) for f in (0.25, 0.75)]
+    if t.row > 0:
+        marks += [(t.x + t.w * f, t.y + o / 2) for f in (0.25, 0.75)]
+    if t.row < tiling.rows - 1:
+        marks += [(t.x + t.w * f, t.y + t.h - o / 2) for f in (0.25, 0.75)]
+    for bx, by in marks:
+        _crosshair(pdf, m + bx - t.x, m + by - t.y)
+    # The page's name and neighbours in the margin.
+    names = {(tt.row, tt.col): tt.name for tt in tiling.tiles}
+    label = f"{pdf_safe(plan.board.meta.title)} - board page {t.name} ({index + 1} of {len(tiling.tiles)})"
+    _text(pdf, m, m - 3.5, label, 7, "B", MARK)
+    nb = []
+    for (dr, dc), arrow in (((0, -1), "left"), ((0, 1), "right"), ((-1, 0), "above"), ((1, 0), "below")):
+        other = names.get((t.row + dr, t.col + dc))
+        if other:
+            nb.append(f"{other} {arrow}")
+    if nb:
+        _text(pdf, x1, m - 3.5, "; ".join(nb), 7, "", MARK, "R")
+
+
+def _crosshair(pdf: FPDF, x: float, y: float, r: float = 2.2) -> None:
+    pdf.set_draw_color(0, 0, 0)
+    pdf.set_fill_color(255, 255, 255)
+    pdf.set_line_width(0.25)
+    pdf.circle(x, y, r, style="DF")
+    pdf.line(x - r * 1.6, y, x + r * 1.6, y)
+    pdf.line(x, y - r * 1.6, x, y + r * 1.6)
+
+
+def _card_sheets(pdf: FPDF, cards: list[Card], ctx: CardContext, opts: PrintOptions, part: str) -> None:
+    if not cards:
+        return
+    pw, ph = PAPERS[opts.paper]
+    cw, ch = ctx.size
+    m = opts.margin
+    cols = max(1, int((pw - 2 * m) // cw))
+    rows = max(1, int((ph - 2 * m) // ch))
+    per = cols * rows
+    x0 = (pw - cols * cw) / 2
+    y0 = (ph - rows * ch) / 2
+    title = {"tickets": "Destination tickets", "trains": "Train cards", "summary": "Summary cards"}[part]
+    sheets = math.ceil(len(cards) / per)
+    stamps: dict[object, Stamp] = {}
+
+    def stamp(key: object, make) -> Stamp:
+        if key not in stamps:
+            stamps[key] = Stamp(pdf, make())
+        return stamps[key]
+
+    for s in range(sheets):
+        chunk = cards[s * per : (s + 1) * per]
+        _page(pdf, opts.paper)
+        for i, card in enumerate(chunk):
+            r, c = divmod(i, cols)
+            x, y = x0 + c * cw, y0 + r * ch
+            if card.kind == "ticket":
+                # Tickets share their card and mini-map: draw those once, stamp them on every ticket.
+                for layer in TICKET_LAYERS:
+                    key = ticket_layer_key(card, ctx, layer)
+                    stamp(key, lambda card=card, layer=layer: render_card(card, ctx, layer)).place(pdf, x, y)
+                    if layer == "top":
+                        del stamps[key]
+            else:
+                stamp(card, lambda card=card: render_card(card, ctx)).place(pdf, x, y)
+        used_rows = math.ceil(len(chunk) / cols)
+        used_cols = cols if used_rows > 1 else len(chunk)
+        pdf.set_draw_color(*MARK)
+        pdf.set_line_width(0.2)
+        for c in range(used_cols + 1):
+            x = x0 + c * cw
+            pdf.line(x, 2, x, y0 - 2)
+            pdf.line(x, y0 + used_rows * ch + 2, x, ph - 2)
+        for r in range(used_rows + 1):
+            y = y0 + r * ch
+            pdf.line(2, y, x0 - 2, y)
+            pdf.line(x0 + used_cols * cw + 2, y, pw - 2, y)
+        _text(pdf, pw / 2, ph - 3, f"{title} - sheet {s + 1} of {sheets} - cut along the marks", 7, "", MARK, "C")
+
+
+def _rules_pages(pdf: FPDF, board: Board, variant: Variant, opts: PrintOptions) -> None:
+    _page(pdf, opts.paper)
+    m = 18.0
+    pdf.set_xy(m, m)
+    pdf.set_text_color(*INK)
+    pdf.set_font("helvetica", "B", 18)
+    pdf.multi_cell(pdf.w - 2 * m, 8, pdf_safe(f"{variant.name}: the rules in brief"))
+    pdf.set_font("helvetica", "I", 9)
+    pdf.set_text_color(*FAINT)
+    pdf.multi_cell(pdf.w - 2 * m, 5, "Written by ttr-maps from this variant's settings; an unofficial summary, not the publisher's rules.")
+    pdf.ln(3)
+    for heading, paras in sections(variant, board):
+        if pdf.get_y() > pdf.h - 40:
+            _page(pdf, opts.paper)
+            pdf.set_xy(m, m)
+        pdf.set_x(m)
+        pdf.set_text_color(91, 42, 28)
+        pdf.set_font("helvetica", "B", 12)
+        pdf.multi_cell(pdf.w - 2 * m, 7, pdf_safe(heading))
+        pdf.set_text_color(*INK)
+        pdf.set_font("helvetica", "", 10)
+        for p in paras:
+            if pdf.get_y() > pdf.h - 20:
+                _page(pdf, opts.paper)
+                pdf.set_xy(m, m)
+            pdf.set_x(m)
+            pdf.multi_cell(5, 5, "-")
+            pdf.set_xy(m + 5, pdf.get_y() - 5)
+            pdf.multi_cell(pdf.w - 2 * m - 5, 5, pdf_safe(p))
+            pdf.ln(1)
+        pdf.ln(2)
+

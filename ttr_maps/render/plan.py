@@ -1,0 +1,678 @@
+"""The board plan: where everything goes, in millimetres, before anything is drawn.
+
+The plan is pure geometry built on `Layout` (projected positions, car size): route
+spaces, place markers, goods tokens, labels placed to avoid each other, the land
+shape, the legend blocks, the frame and the score track. The SVG writer only
+draws it; the print tiler only needs its size.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+import shapely
+from shapely import STRtree
+from shapely.geometry import LineString, Point, Polygon, box
+from shapely.ops import unary_union
+
+from ..geometry import Layout
+from ..model.board import Board, Place, Route
+from ..model.variant import Variant
+from .palette import Palette
+from .paths import Polyline, arc_angle, arc_points, offset, smooth
+from .text import clean, pdf_safe, text_width
+
+Box = tuple[float, float, float, float]
+
+DEFAULT_CAR_MM = 24.0
+BIG_CITY = "big-city"
+
+
+@dataclass(frozen=True)
+class BoardOptions:
+    """What to draw and how big. Sizes follow `car_mm`, the length of one route space."""
+
+    car_mm: float = DEFAULT_CAR_MM
+    colorblind: bool = False
+    shadows: bool = True
+    score_track: bool = True
+    legend: bool = True
+    title: bool = True
+    pdf_text: bool = False  # keep text to the characters of the PDF base fonts
+
+    def text(self, s: str) -> str:
+        s = clean(s)
+        return pdf_safe(s) if self.pdf_text else s
+
+
+@dataclass
+class SpacePlan:
+    x: float
+    y: float
+    angle: float  # degrees, in (-90, 90] so a letter on it reads upright
+    color: str
+    loco: bool
+    tunnel: bool
+
+    def polygon(self, length: float, width: float) -> Polygon:
+        a = math.radians(self.angle)
+        ca, sa = math.cos(a), math.sin(a)
+        hl, hw = length / 2, width / 2
+        return Polygon(
+            [(self.x + ca * dx - sa * dy, self.y + sa * dx + ca * dy) for dx, dy in ((-hl, -hw), (hl, -hw), (hl, hw), (-hl, hw))]
+        )
+
+
+def space_polygons(spaces: list[SpacePlan], length: float, width: float) -> np.ndarray:
+    """The rectangles of many spaces at once, as an array of shapely polygons."""
+    if not spaces:
+        return np.empty(0, dtype=object)
+    xy = np.array([(s.x, s.y) for s in spaces])
+    a = np.radians([s.angle for s in spaces])
+    ca, sa = np.cos(a)[:, None], np.sin(a)[:, None]
+    dx = np.array([-1, 1, 1, -1]) * length / 2
+    dy = np.array([-1, -1, 1, 1]) * width / 2
+    xs = xy[:, 0:1] + ca * dx - sa * dy
+    ys = xy[:, 1:2] + sa * dx + ca * dy
+    return shapely.polygons(np.stack([xs, ys], axis=-1))
+
+
+@dataclass
+class TrackPlan:
+    route: Route
+    color: str
+    spaces: list[SpacePlan]
+    rail: list[tuple[float, float]]  # the line under the spaces, from the first to the last
+
+
+@dataclass
+class RoutePlan:
+    ends: tuple[str, str]
+    shape: str  # straight, arc or bend
+    centerline: list[tuple[float, float]]
+    tracks: list[TrackPlan]
+
+
+@dataclass
+class LabelPlan:
+    text: str
+    x: float  # centre of the text
+    y: float  # baseline
+    size: float
+    bold: bool
+    italic: bool
+    box: Box
+
+
+@dataclass
+class PlacePlan:
+    place: Place
+    x: float
+    y: float
+    radius: float
+    big: bool
+    outward: float  # radians, from the board's centre towards this place (country arrows)
+    label: LabelPlan | None = None
+
+
+@dataclass
+class TokenPlan:
+    place: str
+    x: float
+    y: float
+    r: float
+    color: str
+    values: tuple[int, ...]
+
+
+@dataclass
+class Block:
+    """A legend block (title, colours, scoring) and where it landed."""
+
+    kind: str
+    w: float
+    h: float
+    x: float = 0.0
+    y: float = 0.0
+
+    @property
+    def box(self) -> Box:
+        return (self.x, self.y, self.x + self.w, self.y + self.h)
+
+
+@dataclass
+class Cell:
+    """One square of the score track."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    number: int
+
+
+@dataclass
+class BoardPlan:
+    board: Board
+    variant: Variant | None
+    options: BoardOptions
+    palette: Palette
+    car: float
+    space_length: float
+    space_width: float
+    track_gap: float
+    clear: float
+    places: list[PlacePlan]
+    routes: list[RoutePlan]
+    tokens: list[TokenPlan]
+    land: list[list[list[tuple[float, float]]]]  # polygons, each a list of rings
+    map_box: Box
+    blocks: dict[str, Block]
+    cells: list[Cell]
+    frame: float
+    width: float
+    height: float
+    dx: float  # map coordinates + (dx, dy) = canvas coordinates
+    dy: float
+    scale: float  # mm per board unit
+    legend_rows: list[tuple[str, str]] = field(default_factory=list)
+
+    def place(self, pid: str) -> PlacePlan:
+        return self._by_id[pid]
+
+    def __post_init__(self) -> None:
+        self._by_id = {p.place.id: p for p in self.places}
+
+
+def plan_board(board: Board, variant: Variant | None = None, options: BoardOptions | None = None) -> BoardPlan:
+    """Lay out `board` (and the legend of `variant`) at the car size of `options`."""
+    opts = options or BoardOptions()
+    layout = Layout(board)
+    car = opts.car_mm
+    scale = car / layout.car_length
+    minx, miny, _, _ = layout.bounds
+
+    def to_mm(x: float, y: float) -> tuple[float, float]:
+        return ((x - minx) * scale, (y - miny) * scale)
+
+    pos = {pid: to_mm(x, y) for pid, (x, y) in layout.positions.items()}
+    clear = layout.city_radius * scale
+    space_length = car * 0.86
+    space_width = layout.car_width * scale
+    track_gap = space_width * 0.14
+
+    palette = Palette(board.colors)
+    cx = sum(p[0] for p in pos.values()) / len(pos)
+    cy = sum(p[1] for p in pos.values()) / len(pos)
+
+    degree: dict[str, int] = {p.id: 0 for p in board.places}
+    for r in board.routes:
+        for end in r.ends:
+            if end in degree:
+                degree[end] += len(r.tracks)
+
+    places = []
+    for p in board.places:
+        x, y = pos[p.id]
+        big = BIG_CITY in p.tags
+        radius = car * (0.26 if big else 0.2)
+        if p.is_country:
+            radius = car * 0.24
+        places.append(PlacePlan(p, x, y, radius, big, math.atan2(y - cy, x - cx)))
+
+    routes = _plan_routes(board, pos, to_mm, car, clear, space_length, space_width, track_gap, places)
+    tokens = _plan_tokens(board, places, car)
+
+    obstacles: list[Polygon] = list(space_polygons([s for rp in routes for t in rp.tracks for s in t.spaces], space_length, space_width))
+    obstacles += list(shapely.buffer(shapely.points([(pp.x, pp.y) for pp in places]), [pp.radius * 1.15 for pp in places], quad_segs=4))
+    if tokens:
+        obstacles += list(shapely.buffer(shapely.points([(tk.x, tk.y) for tk in tokens]), [tk.r for tk in tokens], quad_segs=3))
+    _place_labels(places, obstacles, opts, car, degree)
+
+    boxes = [pp.label.box for pp in places if pp.label] + [g.bounds for g in obstacles]
+    x0 = min(b[0] for b in boxes) - car * 0.5
+    y0 = min(b[1] for b in boxes) - car * 0.5
+    x1 = max(b[2] for b in boxes) + car * 0.5
+    y1 = max(b[3] for b in boxes) + car * 0.5
+
+    land_shape = _land(places, routes, car)
+    label_boxes = [box(*pp.label.box) for pp in places if pp.label]
+    legend_rows = _legend_rows(board, variant, palette)
+    blocks = _size_blocks(board, variant, opts, car, legend_rows)
+    map_box = _place_blocks(blocks, (x0, y0, x1, y1), obstacles + label_boxes, land_shape, car)
+
+    land = _land_rings(land_shape.intersection(box(*map_box)))
+
+    frame = car * 0.16
+    track = car * 0.5 if opts.score_track else 0.0
+    edge = car * 0.14
+    around = edge + track + frame
+    width = (map_box[2] - map_box[0]) + 2 * around
+    height = (map_box[3] - map_box[1]) + 2 * around
+    cells = _score_track(width, height, edge, track, car) if opts.score_track else []
+    return BoardPlan(
+        board=board,
+        variant=variant,
+        options=opts,
+        palette=palette,
+        car=car,
+        space_length=space_length,
+        space_width=space_width,
+        track_gap=track_gap,
+        clear=clear,
+        places=places,
+        routes=routes,
+        tokens=tokens,
+        land=land,
+        map_box=map_box,
+        blocks=blocks,
+        cells=cells,
+        frame=frame,
+        width=width,
+        height=height,
+        dx=around - map_box[0],
+        dy=around - map_box[1],
+        scale=scale,
+        legend_rows=legend_rows,
+    )
+
+
+def _plan_routes(
+    board: Board,
+    pos: dict[str, tuple[float, float]],
+    to_mm: Callable[[float, float], tuple[float, float]],
+    car: float,
+    clear: float,
+    space_length: float,
+    space_width: float,
+    track_gap: float,
+    places: list[PlacePlan],
+) -> list[RoutePlan]:
+    """Each group of parallel tracks gets the candidate shape that overlaps least with the others.
+
+    Candidates: the straight line when it is long enough, else an arc on either side
+    just long enough (and a rounder one); a straight route may also bow a little to
+    get out of the way. `bend` points are always followed as given.
+    """
+    groups: dict[tuple[str, str], list[Route]] = {}
+    for r in board.routes:
+        if r.from_ == r.to or r.from_ not in pos or r.to not in pos:
+            continue
+        key = (r.from_, r.to) if r.from_ <= r.to else (r.to, r.from_)
+        groups.setdefault(key, []).append(r)
+    keys = list(groups)
+    options: list[list[tuple[float, RoutePlan]]] = []
+    for key in keys:
+        options.append(_candidates(key, groups[key], pos, to_mm, car, clear, space_width, track_gap))
+
+    place_index = {pp.place.id: i for i, pp in enumerate(places)}
+    markers = shapely.buffer(shapely.points([(pp.x, pp.y) for pp in places]), [pp.radius * 1.3 for pp in places], quad_segs=4)
+    marker_tree = STRtree(markers)
+    unit = space_length * space_width
+    cand_polys = [[space_polygons([s for t in rp.tracks for s in t.spaces], space_length, space_width * 1.1) for _, rp in opts] for opts in options]
+
+    def marker_hits(key: tuple[str, str], ps: np.ndarray) -> float:
+        if len(ps) == 0:
+            return 0.0
+        qi, ti = marker_tree.query(ps)
+        own = {place_index[k] for k in key}
+        keep = np.array([int(t) not in own for t in ti], dtype=bool)
+        if not keep.any():
+            return 0.0
+        return float(shapely.area(shapely.intersection(ps[qi[keep]], markers[ti[keep]])).sum())
+
+    base = [[marker_hits(key, ps) / unit for ps in cps] for key, cps in zip(keys, cand_polys)]
+    chosen = [min(range(len(o)), key=lambda j, o=o, b=b: o[j][0] + b[j] * 4) for o, b in zip(options, base)]
+    for _ in range(2):
+        current = [cand_polys[g][chosen[g]] for g in range(len(keys))]
+        if not any(len(c) for c in current):
+            break
+        flat = np.concatenate(current)
+        owner = np.concatenate([np.full(len(c), g) for g, c in enumerate(current)])
+        tree = STRtree(flat)
+        changed = False
+        for g, opts in enumerate(options):
+            if len(opts) < 2:
+                continue
+            best = None
+            for j, (pref, _rp) in enumerate(opts):
+                ps = cand_polys[g][j]
+                hit = 0.0
+                if len(ps):
+                    qi, ti = tree.query(ps)
+                    keep = owner[ti] != g
+                    if keep.any():
+                        hit = float(shapely.area(shapely.intersection(ps[qi[keep]], flat[ti[keep]])).sum())
+                cost = pref + (hit / unit) * 2 + base[g][j] * 4
+                if best is None or cost < best[0] - 1e-9:
+                    best = (cost, j)
+            assert best is not None
+            if best[1] != chosen[g]:
+                chosen[g] = best[1]
+                changed = True
+        if not changed:
+            break
+    return [options[g][chosen[g]][1] for g in range(len(keys))]
+
+
+def _candidates(
+    key: tuple[str, str],
+    members: list[Route],
+    pos: dict[str, tuple[float, float]],
+    to_mm: Callable[[float, float], tuple[float, float]],
+    car: float,
+    clear: float,
+    space_width: float,
+    track_gap: float,
+) -> list[tuple[float, RoutePlan]]:
+    """(preference cost, plan) for each shape this group may take."""
+    first = members[0]
+    pa, pb = pos[first.from_], pos[first.to]
+    n = max(r.length for r in members)
+    bend = next((r for r in members if r.bend), None)
+    lines: list[tuple[float, str, list[tuple[float, float]]]] = []
+    if bend is not None:
+        bends = [to_mm(bx, by) for bx, by in bend.bend]
+        if bend.from_ != first.from_:
+            bends.reverse()
+        lines.append((0.0, "bend", smooth([pa, *bends, pb])))
+    else:
+        chord = math.hypot(pb[0] - pa[0], pb[1] - pa[1])
+        need = n * car
+        if chord - 2 * clear >= need * 0.93 or chord == 0:
+            lines.append((0.0, "straight", [pa, pb]))
+            if chord > 0:
+                theta = arc_angle(chord, chord * 1.05)
+                lines += [(0.35, "arc", arc_points(pa, pb, theta, side)) for side in (1, -1)]
+        else:
+            theta = arc_angle(chord, need + 2 * clear)
+            lines += [(0.0 + 0.01 * (side < 0), "arc", arc_points(pa, pb, theta, side)) for side in (1, -1)]
+            rounder = min(theta * 1.3, 1.5 * math.pi)
+            lines += [(0.3, "arc", arc_points(pa, pb, rounder, side)) for side in (1, -1)]
+    tracks_spec = [(r, c) for r in members for c in r.tracks]
+    count = len(tracks_spec)
+    spacing = space_width + track_gap
+    out = []
+    for pref, shape, line in lines:
+        poly = Polyline(line)
+        tracks = []
+        for k, (route, color) in enumerate(tracks_spec):
+            shift = ((count - 1) / 2 - k) * spacing
+            spaces, rail = _spaces(poly, route, color, shift, clear, car, shape != "straight")
+            tracks.append(TrackPlan(route, color, spaces, rail))
+        out.append((pref, RoutePlan(key, shape, [(p[0], p[1]) for p in poly.points], tracks)))
+    return out
+
+
+def _spaces(
+    poly: Polyline, route: Route, color: str, shift: float, clear: float, car: float, curved: bool
+) -> tuple[list[SpacePlan], list[tuple[float, float]]]:
+    n = route.length
+    usable = poly.length - 2 * clear
+    pitch = max(usable / n, car * 0.3)
+    start = (poly.length - pitch * n) / 2
+    ferry = min(route.ferry, n)
+    locos = {round((j + 0.5) * n / ferry - 0.5) for j in range(ferry)} if ferry else set()
+    out = []
+    for i in range(n):
+        s = start + pitch * (i + 0.5)
+        pose = poly.at(s)
+        angle = poly.tangent_at(s, car * 0.4) if curved else pose.angle
+        pose = type(pose)(pose.x, pose.y, angle)
+        x, y = offset(pose, shift)
+        deg = math.degrees(angle)
+        deg = (deg + 90) % 180 - 90
+        out.append(SpacePlan(x, y, deg, color, i in locos, route.tunnel))
+    a, b = start + pitch * 0.5, start + pitch * (n - 0.5)
+    steps = max(1, math.ceil((b - a) / (car * 0.25))) if curved else 1
+    rail = []
+    for k in range(steps + 1):
+        s = a + (b - a) * k / steps
+        pose = poly.at(s)
+        if curved:
+            pose = type(pose)(pose.x, pose.y, poly.tangent_at(s, car * 0.4))
+        rail.append(offset(pose, shift))
+    return out, rail
+
+
+def _plan_tokens(board: Board, places: list[PlacePlan], car: float) -> list[TokenPlan]:
+    by_place: dict[str, list] = {}
+    for g in board.goods:
+        by_place.setdefault(g.place, []).append(g)
+    where = {pp.place.id: pp for pp in places}
+    out = []
+    r = car * 0.13
+    for pid, stacks in by_place.items():
+        pp = where.get(pid)
+        if pp is None:
+            continue
+        dist = pp.radius + r * 1.1
+        for i, g in enumerate(stacks):
+            a = math.radians(-135 + 42 * i)
+            out.append(TokenPlan(pid, pp.x + dist * math.cos(a), pp.y + dist * math.sin(a), r, g.color, tuple(g.values)))
+    return out
+
+
+# Label candidates: (dx, dy) direction of the box from the marker and a small preference cost.
+_DIRECTIONS = (
+    ("E", 1, 0, 0.0),
+    ("W", -1, 0, 0.04),
+    ("S", 0, 1, 0.06),
+    ("N", 0, -1, 0.06),
+    ("NE", 1, -1, 0.1),
+    ("SE", 1, 1, 0.1),
+    ("NW", -1, -1, 0.12),
+    ("SW", -1, 1, 0.12),
+)
+
+
+def _label_size(pp: PlacePlan, car: float) -> tuple[float, bool, bool]:
+    if pp.place.is_country:
+        return car * 0.17, True, True
+    if pp.big:
+        return car * 0.2, True, False
+    return car * 0.165, True, False
+
+
+def _place_labels(places: list[PlacePlan], obstacles: list[Polygon], opts: BoardOptions, car: float, degree: dict[str, int]) -> None:
+    obstacle_arr = np.array(obstacles, dtype=object)
+    tree = STRtree(obstacle_arr)
+    placed: list[Polygon] = []
+    order = sorted(places, key=lambda pp: (-degree.get(pp.place.id, 0), pp.place.id))
+    for pp in order:
+        text = opts.text(pp.place.name)
+        if pp.place.is_country:
+            text = text.upper()
+        size, bold, italic = _label_size(pp, car)
+        w = text_width(text, size, bold) + size * 0.6
+        h = size * 1.3
+        best: tuple[float, Box] | None = None
+        for ring, extra in ((0, 0.0), (1, car * 0.4)):
+            d = pp.radius + car * 0.06 + extra
+            for _name, ux, uy, pref in _DIRECTIONS:
+                diag = 0.72 if ux and uy else 1.0
+                ax, ay = pp.x + ux * d * diag, pp.y + uy * d * diag
+                bx0 = ax if ux > 0 else ax - w if ux < 0 else ax - w / 2
+                by0 = ay if uy > 0 else ay - h if uy < 0 else ay - h / 2
+                cand = (bx0, by0, bx0 + w, by0 + h)
+                cost = pref + ring * 0.6 + _overlap(cand, tree, obstacle_arr, placed) * 8
+                if best is None or cost < best[0] - 1e-9:
+                    best = (cost, cand)
+            if best is not None and best[0] < 0.5:
+                break
+        assert best is not None
+        b = best[1]
+        pp.label = LabelPlan(text, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2 + size * 0.36, size, bold, italic, b)
+        placed.append(box(*b))
+
+
+def _overlap(cand: Box, tree: STRtree, obstacles: np.ndarray, placed: list[Polygon]) -> float:
+    """The share of the candidate box covered by obstacles and earlier labels."""
+    b = box(*cand)
+    area = b.area or 1.0
+    hits = tree.query(b)
+    total = float(shapely.area(shapely.intersection(obstacles[hits], b)).sum()) if len(hits) else 0.0
+    for other in placed:
+        if other.bounds[0] < cand[2] and other.bounds[2] > cand[0] and other.bounds[1] < cand[3] and other.bounds[3] > cand[1]:
+            total += other.intersection(b).area * 1.5
+    return total / area
+
+
+def _land(places: list[PlacePlan], routes: list[RoutePlan], car: float):
+    shapes = [Point(pp.x, pp.y).buffer(car * 1.5, quad_segs=6) for pp in places]
+    # Ferries cross water, so they add no land.
+    shapes += [
+        LineString(rp.centerline).buffer(car * 0.75, quad_segs=4)
+        for rp in routes
+        if len(rp.centerline) > 1 and not any(t.route.ferry for t in rp.tracks)
+    ]
+    merged = unary_union(shapes)
+    return merged.buffer(car * 0.9, quad_segs=6).buffer(-car * 0.9, quad_segs=6).simplify(car * 0.04)
+
+
+def _land_rings(shape) -> list[list[list[tuple[float, float]]]]:
+    polys = list(getattr(shape, "geoms", [shape]))
+    out = []
+    for poly in polys:
+        if poly.is_empty or poly.geom_type != "Polygon":
+            continue
+        rings = [list(poly.exterior.coords)] + [list(r.coords) for r in poly.interiors]
+        out.append([[(float(x), float(y)) for x, y in ring] for ring in rings])
+    return out
+
+
+def _legend_rows(board: Board, variant: Variant | None, palette: Palette) -> list[tuple[str, str]]:
+    """(kind, text) rows of the key: colours first, then the special marks the board uses."""
+    rows = [("color:" + sw.name, sw.name) for sw in palette.swatches()]
+    rows.append(("color:gray", "gray: any one colour"))
+    if any(r.ferry for r in board.routes):
+        rows.append(("ferry", "ferry: a locomotive per mark"))
+    if any(r.tunnel for r in board.routes):
+        rows.append(("tunnel", "tunnel: may cost more cards"))
+    if any(BIG_CITY in p.tags for p in board.places):
+        rows.append(("big", "big city"))
+    if any(p.is_country for p in board.places):
+        rows.append(("country", "country (routes end here)"))
+    if board.goods:
+        rows.append(("goods", "goods tokens (top value)"))
+    return rows
+
+
+def _size_blocks(board: Board, variant: Variant | None, opts: BoardOptions, car: float, legend_rows) -> dict[str, Block]:
+    blocks: dict[str, Block] = {}
+    if opts.title:
+        title = opts.text(board.meta.title) or "Untitled board"
+        tw = max(text_width(title, car * 0.55, True), text_width(SUBTITLE, car * 0.16))
+        blocks["title"] = Block("title", tw + car * 0.9, car * 1.25)
+    if opts.legend:
+        per_col = math.ceil(len(legend_rows) / 2)
+        row_w = max(text_width(t, car * 0.15) for _, t in legend_rows) + car * 0.95
+        blocks["key"] = Block("key", row_w * 2 + car * 0.45, car * (0.55 + 0.32 * per_col) + car * 0.2)
+        if variant is not None:
+            lines = scoring_lines(variant)
+            lengths = sorted(variant.scoring.routes)
+            col_w = car * 0.62
+            w = max(col_w * len(lengths), max((text_width(t, car * 0.15) for t in lines), default=0)) + car * 0.6
+            h = car * (0.55 + 0.55 + 0.3 * len(lines)) + car * 0.2
+            blocks["scoring"] = Block("scoring", max(w, text_width("Route scoring", car * 0.2, True) + car * 0.6), h)
+    return blocks
+
+
+SUBTITLE = "ttr-maps - unofficial fan board"
+
+
+def scoring_lines(variant: Variant) -> list[str]:
+    """The bonus lines under the scoring table, in our words."""
+    b = variant.scoring.bonuses
+    lines = []
+    if b.longest_path:
+        lines.append(f"Longest continuous path: +{b.longest_path}")
+    if b.most_tickets:
+        lines.append(f"Most completed tickets: +{b.most_tickets}")
+    if variant.stations.count and variant.stations.unused_points:
+        lines.append(f"Each station not built: +{variant.stations.unused_points}")
+    if b.goods:
+        lines.append("Goods tokens: their face value")
+    if variant.flags.colors and variant.flags.points:
+        lines.append(f"Each flag set ({'/'.join(variant.flags.colors)}): +{variant.flags.points}")
+    lines.append("Tickets: + value if done, - if not")
+    return lines
+
+
+def _place_blocks(blocks: dict[str, Block], content: Box, obstacles: list[Polygon], land, car: float) -> Box:
+    """Put each block where it covers least (preferring the sea); blocks that fit nowhere get a band below."""
+    x0, y0, x1, y1 = content
+    tree = STRtree(obstacles) if obstacles else None
+    taken: list[Polygon] = []
+    overflow: list[Block] = []
+    inset = car * 0.25
+    for name in ("title", "scoring", "key"):
+        blk = blocks.get(name)
+        if blk is None:
+            continue
+        if blk.w > (x1 - x0) - 2 * inset or blk.h > (y1 - y0) - 2 * inset:
+            overflow.append(blk)
+            continue
+        xs = (x0 + inset, (x0 + x1 - blk.w) / 2, x1 - inset - blk.w)
+        ys = (y0 + inset, (y0 + y1 - blk.h) / 2, y1 - inset - blk.h)
+        cands = [(xs[0], ys[0]), (xs[2], ys[0]), (xs[0], ys[2]), (xs[2], ys[2]), (xs[1], ys[0]), (xs[1], ys[2]), (xs[0], ys[1]), (xs[2], ys[1])]
+        best: tuple[float, float, float, float] | None = None
+        for i, (bx, by) in enumerate(cands):
+            b = box(bx, by, bx + blk.w, by + blk.h)
+            hit = sum(obstacles[int(j)].intersection(b).area for j in tree.query(b)) if tree is not None else 0.0
+            hit += sum(t.intersection(b).area for t in taken) * 4
+            frac = hit / b.area
+            cost = frac * 10 + land.intersection(b).area / b.area * 0.3 + i * 0.001
+            if best is None or cost < best[0]:
+                best = (cost, frac, bx, by)
+        assert best is not None
+        if best[1] > 0.002:
+            overflow.append(blk)
+            continue
+        blk.x, blk.y = best[2], best[3]
+        taken.append(box(*blk.box))
+    if overflow:
+        gap = car * 0.3
+        x = x0 + inset
+        y = y1 + gap
+        row_h = 0.0
+        for blk in overflow:
+            if x > x0 + inset and x + blk.w > max(x1, x0 + inset + blk.w):
+                x = x0 + inset
+                y += row_h + gap
+                row_h = 0.0
+            blk.x, blk.y = x, y
+            x += blk.w + gap
+            row_h = max(row_h, blk.h)
+            x1 = max(x1, blk.x + blk.w + inset)
+        y1 = y + row_h + gap
+    return (x0, y0, x1, y1)
+
+
+def _score_track(width: float, height: float, edge: float, t: float, car: float) -> list[Cell]:
+    """Cells numbered clockwise from the top-left corner, filling the ring exactly."""
+    ox0, oy0, ox1, oy1 = edge, edge, width - edge, height - edge
+    W, H = ox1 - ox0, oy1 - oy0
+    perimeter = 2 * (W + H) - 4 * t
+    target = min(max(perimeter / 100, car * 0.42), car * 0.75)
+    n_top = max(2, round(W / target))
+    n_side = max(1, round((H - 2 * t) / target))
+    cells: list[Cell] = []
+    cw = W / n_top
+    ch = (H - 2 * t) / n_side
+
+    def add(x: float, y: float, w: float, h: float) -> None:
+        cells.append(Cell(x, y, w, h, len(cells)))
+
+    for i in range(n_top):
+        add(ox0 + i * cw, oy0, cw, t)
+    for i in range(n_side):
+        add(ox1 - t, oy0 + t + i * ch, t, ch)
+    for i in range(n_top):
+        add(ox1 - (i + 1) * cw, oy1 - t, cw, t)
+    for i in range(n_side):
+        add(ox0, oy1 - t - (i + 1) * ch, t, ch)
+    return cells

@@ -1,0 +1,181 @@
+"""The rules in brief, written from a variant's knobs in our own words.
+
+One source for the summary card (`brief`) and the rules page (`sections`), so the
+printed rules always say what the engine plays.
+"""
+
+from __future__ import annotations
+
+from ..model.board import Board
+from ..model.variant import TicketDeal, Variant
+
+RETURNED_WORDS = {
+    "box": "go back to the box",
+    "bottom": "go under their pile",
+    "shuffled-bottom": "are shuffled and put under their pile",
+    "reshuffle": "are shuffled back into their pile",
+}
+
+
+def _plural(n: int, word: str, words: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def _deal_text(deal: TicketDeal) -> str:
+    if deal.mix:
+        return f"{deal.count} tickets in a mix you announce from the {' and '.join(deal.mix)} piles"
+    parts = []
+    for d in deal.deal:
+        parts.append(f"{d.count} {d.pile}" if len(deal.deal) > 1 else str(d.count))
+    return " + ".join(parts) + " tickets"
+
+
+def _returned_text(deal: TicketDeal) -> str:
+    per = {p: deal.returned_to(p) for p in deal.piles()}
+    kinds = set(per.values()) or {deal.returned_default}
+    if len(kinds) == 1:
+        return f"the others {RETURNED_WORDS[kinds.pop()]}"
+    return "; ".join(f"unkept {p} tickets {RETURNED_WORDS[k]}" for p, k in per.items())
+
+
+def _keep_text(deal: TicketDeal) -> str:
+    text = f"keep at least {deal.keep_min}"
+    if deal.keep_max:
+        text += " (" + ", ".join(f"at most {v} {p}" for p, v in deal.keep_max.items()) + ")"
+    return text
+
+
+def wild_name(variant: Variant) -> str:
+    return variant.cards.locomotive_name or "locomotive"
+
+
+def turn_actions(variant: Variant) -> list[str]:
+    """One line per action a player may take on a turn."""
+    wild = wild_name(variant)
+    draw = variant.tickets.draw
+    lines = [
+        f"Draw 2 train cards, face up or blind. A face-up {wild} is your whole draw and never your second card."
+        if variant.cards.face_up_locomotive_costs_both_draws
+        else "Draw 2 train cards, face up or blind.",
+        f"Claim a route: pay cards of one colour equal to its length ({wild}s are wild), place your "
+        f"{'buses' if variant.trains <= 20 else 'trains'} and score it.",
+        f"Draw {_deal_text(draw)}; {_keep_text(draw)}.",
+    ]
+    if variant.stations.count:
+        costs = ", ".join(str(c) for c in variant.stations.costs)
+        lines.append(f"Build a station on a free city (costs {costs} cards of one colour).")
+    if variant.passengers.count:
+        lines.append("Move a passenger along routes, taking the top goods token at each place it reaches.")
+    return lines
+
+
+def brief(variant: Variant) -> list[str]:
+    """A few short lines for the summary card."""
+    out = turn_actions(variant)
+    extras = []
+    if variant.cards.big_locomotives.count:
+        extras.append(f"+4 {wild_name(variant)}s are wild only on routes of {variant.cards.big_locomotives.min_length} or more.")
+    if variant.flags.colors and variant.flags.points:
+        extras.append(f"Flags: keep one {'/'.join(variant.flags.colors)} card after such a route; a full set scores {variant.flags.points}.")
+    extras.append(f"With {variant.end.trains_at_most} or fewer {'buses' if variant.trains <= 20 else 'trains'} left, everyone gets one last turn.")
+    return out + extras
+
+
+def sections(variant: Variant, board: Board) -> list[tuple[str, list[str]]]:
+    """The rules page: (heading, paragraphs) in play order."""
+    wild = wild_name(variant)
+    cars = "buses" if variant.trains <= 20 else "trains"
+    colors = ", ".join(f"{n} {c}" for c, n in variant.cards.colors.items())
+    deck = [f"Train cards: {colors}, {variant.cards.locomotives} {wild}s"]
+    if variant.cards.big_locomotives.count:
+        deck.append(f"{variant.cards.big_locomotives.count} +4 {wild}s")
+    if variant.cards.passengers:
+        deck.append(f"{variant.cards.passengers} passenger cards")
+    setup = variant.tickets.setup
+    out: list[tuple[str, list[str]]] = []
+    out.append(
+        (
+            "Components",
+            [
+                f"{variant.players.min}-{variant.players.max} players. Each player has {variant.trains} {cars}"
+                + (f", {_plural(variant.stations.count, 'station')}" if variant.stations.count else "")
+                + (f", {_plural(variant.passengers.count, 'passenger')}" if variant.passengers.count else "")
+                + ".",
+                "; ".join(deck) + f" ({variant.cards.total} in all).",
+                f"The board: {board.meta.title}, {len(board.places)} places and {len(board.routes)} routes.",
+            ],
+        )
+    )
+    redeal = f"If {variant.face_up.redeal_locomotives} of them are {wild}s, discard all and turn up new ones"
+    if variant.face_up.redeal_passengers:
+        redeal += f" (the same for {variant.face_up.redeal_passengers} passenger cards)"
+    out.append(
+        (
+            "Setup",
+            [
+                f"Shuffle the train cards; deal {variant.hand} to each player and turn {variant.face_up.count} face up. {redeal}.",
+                f"Deal each player {_deal_text(setup)}; each player must {_keep_text(setup)}; {_returned_text(setup)}."
+                + "".join(
+                    f" The undealt {p} tickets go back to the box." for p, w in variant.tickets.leftover_at_setup.items() if w == "box"
+                ),
+            ],
+        )
+    )
+    turn = turn_actions(variant)
+    out.append(("On your turn, do exactly one thing", turn))
+    claim = [
+        "A gray route takes cards of any one colour. Only one track of a double route is yours; "
+        f"with fewer than {variant.parallel.all_tracks_from} players, claiming one track closes the others.",
+    ]
+    if any(r.ferry for r in board.routes):
+        claim.append(f"Ferries: each locomotive mark on a ferry must be paid with a {wild}.")
+    if any(r.tunnel for r in board.routes):
+        claim.append(
+            f"Tunnels: after paying, turn up {variant.tunnels.reveal} cards from the deck; for each one matching your colour "
+            f"(a {wild} always matches) pay one more card, or take your cards back and end your turn."
+        )
+    if variant.cards.big_locomotives.count:
+        claim.append(f"+4 {wild}s are wild only on routes of length {variant.cards.big_locomotives.min_length} or more.")
+    if variant.passengers.count:
+        claim.append(
+            "After claiming a route you may put a passenger on one of its ends. A moving passenger rides your own routes free "
+            "and pays a passenger card for each opponent route; it never rides a route twice, then leaves the game."
+        )
+    if variant.flags.colors and variant.flags.points:
+        claim.append(
+            f"Flags: after claiming a {'/'.join(variant.flags.colors)} route, you may keep one paid card of that colour in front of you; "
+            f"a complete set scores {variant.flags.points} points at the end of your turn."
+        )
+    if variant.stations.count:
+        claim.append(
+            "Stations: at the end, each station lets its owner use one opponent route into its city for their tickets."
+        )
+    out.append(("Claiming routes", claim))
+    table = ", ".join(f"{k}: {v}" for k, v in sorted(variant.scoring.routes.items()))
+    score = [f"Routes score by length ({table})."]
+    score.append("Each ticket adds its value if its two places are joined by your routes, and subtracts it if not.")
+    b = variant.scoring.bonuses
+    if b.longest_path:
+        score.append(f"The longest continuous path scores +{b.longest_path} (all tied players get it).")
+    if b.most_tickets:
+        score.append(f"Most completed tickets scores +{b.most_tickets} (all tied players get it).")
+    if variant.stations.count and variant.stations.unused_points:
+        score.append(f"Each station never built scores +{variant.stations.unused_points}.")
+    if b.goods:
+        score.append("Goods tokens score their face value.")
+    ties = {
+        "most-tickets": "most completed tickets",
+        "longest-path": "longest path",
+        "fewest-stations": "fewest stations built",
+        "most-goods": "most goods points",
+    }
+    if variant.scoring.tie_breaks:
+        score.append("Ties: " + ", then ".join(ties[t] for t in variant.scoring.tie_breaks) + ".")
+    out.append(("Scoring", score))
+    out.append(
+        (
+            "End of the game",
+            [f"When a player ends a turn with {variant.end.trains_at_most} or fewer {cars}, every player, that player included, has one last turn."],
+        )
+    )
+    return out

@@ -1,0 +1,158 @@
+"""A thin, deterministic layer over svgwrite.
+
+Every number is rounded to 0.01 mm and written the same way on every machine;
+text goes through svgwrite (so it is XML-escaped) after `clean`. Nothing here
+writes a script, an external reference, an image or a font file: there is no
+`url(...)` and no `href` at all.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable
+
+import svgwrite
+from svgwrite.container import Group
+
+from .text import FONT_STACK, clean
+
+Point = tuple[float, float]
+
+
+def n(x: float) -> str:
+    """A number rounded to 2 decimals, without trailing zeros or a negative zero."""
+    s = f"{x:.2f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+def pts(points: Iterable[Point]) -> str:
+    return " ".join(f"{n(x)},{n(y)}" for x, y in points)
+
+
+def path_d(rings: Iterable[Iterable[Point]], closed: bool = True) -> str:
+    parts = []
+    for ring in rings:
+        ring = list(ring)
+        if not ring:
+            continue
+        parts.append("M" + n(ring[0][0]) + " " + n(ring[0][1]))
+        parts.extend("L" + n(x) + " " + n(y) for x, y in ring[1:])
+        if closed:
+            parts.append("Z")
+    return "".join(parts)
+
+
+def circle_d(cx: float, cy: float, r: float) -> str:
+    """A circle as path data (two arcs), for drawing many dots as one path."""
+    return f"M{n(cx - r)} {n(cy)}a{n(r)} {n(r)} 0 1 0 {n(2 * r)} 0a{n(r)} {n(r)} 0 1 0 {n(-2 * r)} 0Z"
+
+
+class Pen:
+    """Makes svgwrite elements with rounded numbers."""
+
+    def __init__(self, width: float, height: float, title: str = ""):
+        self.dwg = svgwrite.Drawing(
+            size=(f"{n(width)}mm", f"{n(height)}mm"),
+            viewBox=f"0 0 {n(width)} {n(height)}",
+            profile="full",
+            debug=False,
+        )
+        self.width = width
+        self.height = height
+        self._title = clean(title)
+
+    def group(self, parent: Any | None = None, **attrs: Any) -> Group:
+        g = self.dwg.g(**_attrs(attrs))
+        (parent if parent is not None else self.dwg).add(g)
+        return g
+
+    def rect(self, parent: Any, x: float, y: float, w: float, h: float, r: float = 0.0, **attrs: Any) -> Any:
+        extra = {"rx": n(r)} if r else {}
+        el = self.dwg.rect(insert=(n(x), n(y)), size=(n(w), n(h)), **extra, **_attrs(attrs))
+        parent.add(el)
+        return el
+
+    def circle(self, parent: Any, cx: float, cy: float, r: float, **attrs: Any) -> Any:
+        el = self.dwg.circle(center=(n(cx), n(cy)), r=n(r), **_attrs(attrs))
+        parent.add(el)
+        return el
+
+    def line(self, parent: Any, x1: float, y1: float, x2: float, y2: float, **attrs: Any) -> Any:
+        el = self.dwg.line(start=(n(x1), n(y1)), end=(n(x2), n(y2)), **_attrs(attrs))
+        parent.add(el)
+        return el
+
+    def path(self, parent: Any, d: str, **attrs: Any) -> Any:
+        el = self.dwg.path(d=d, **_attrs(attrs))
+        parent.add(el)
+        return el
+
+    def polygon(self, parent: Any, points: Iterable[Point], **attrs: Any) -> Any:
+        return self.path(parent, path_d([list(points)], closed=True), **attrs)
+
+    def polyline(self, parent: Any, points: Iterable[Point], **attrs: Any) -> Any:
+        return self.path(parent, path_d([list(points)], closed=False), **attrs)
+
+    def text(
+        self,
+        parent: Any,
+        text: str,
+        x: float,
+        y: float,
+        size: float,
+        *,
+        anchor: str = "middle",
+        bold: bool = False,
+        italic: bool = False,
+        fill: str = "#000000",
+        family: str = FONT_STACK,
+        rotate: float = 0.0,
+        dy: float = 0.0,
+        **attrs: Any,
+    ) -> Any:
+        """Text at (x, y + dy); with `rotate`, the text turns about (x, y) and `dy` is along its own up axis."""
+        kw: dict[str, Any] = {"font_size": n(size), "font_family": family, "fill": fill}
+        if anchor != "start":
+            kw["text_anchor"] = anchor
+        if bold:
+            kw["font_weight"] = "bold"
+        if italic:
+            kw["font_style"] = "italic"
+        if rotate:
+            el = self.dwg.text(clean(text), insert=("0", n(dy)), **kw, **_attrs(attrs))
+            el["transform"] = f"translate({n(x)} {n(y)}) rotate({n(rotate)})"
+        else:
+            el = self.dwg.text(clean(text), insert=(n(x), n(y + dy)), **kw, **_attrs(attrs))
+        parent.add(el)
+        return el
+
+    def tostring(self) -> str:
+        return finish(self.dwg.tostring(), self._title)
+
+
+def _attrs(attrs: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for k, v in attrs.items():
+        if v is None:
+            continue
+        out[k] = n(v) if isinstance(v, float) else v
+    return out
+
+
+def finish(body: str, title: str = "") -> str:
+    """The final document: XML declaration, one element per line (readable diffs), a <title>."""
+    from xml.sax.saxutils import escape
+
+    if title:
+        head, sep, rest = body.partition(">")
+        body = head + sep + f"<title>{escape(clean(title))}</title>" + rest
+    body = body.replace("><", ">\n<")
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + body + "\n"
+
+
+def rotated(x: float, y: float, deg: float) -> str:
+    return f"translate({n(x)} {n(y)}) rotate({n(deg)})" if deg else f"translate({n(x)} {n(y)})"
+
+
+def deg(rad: float) -> float:
+    return math.degrees(rad)
