@@ -61,6 +61,13 @@ def _strings(seq: Any) -> Iterator[tuple[int, str]]:
                 yield i, item
 
 
+def _deck_names(seq: Any) -> set[str]:
+    """A ticket's decks; a number (`1910`, a schema error) still counts, so no follow-on error appears."""
+    if not isinstance(seq, list):
+        return set()
+    return {str(d) for d in seq if isinstance(d, (str, int)) and not isinstance(d, bool)}
+
+
 def _keys(mapping: Any) -> list[str]:
     return [str(k) for k in mapping] if isinstance(mapping, dict) else []
 
@@ -81,7 +88,7 @@ def board_decks(data: Any) -> set[str]:
     """Decks the board has: those its tickets belong to and those described under `decks`."""
     decks = set(_keys(_get(data, "decks")))
     for _, ticket in _items(data, "tickets"):
-        decks.update(d for _, d in _strings(ticket.get("decks")))
+        decks.update(_deck_names(ticket.get("decks")))
     return decks
 
 
@@ -131,7 +138,7 @@ def check_board(src: Source, out: list[Diagnostic]) -> None:
         place_ref(("goods", i, "place"), goods.get("place"))
     used: set[str] = set()
     for _, ticket in _items(data, "tickets"):
-        used.update(d for _, d in _strings(ticket.get("decks")))
+        used.update(_deck_names(ticket.get("decks")))
     for name in _keys(_get(data, "decks")):
         if name not in used:
             emit(
@@ -157,7 +164,7 @@ def check_variant(src: Source, board: Source, out: list[Diagnostic]) -> None:
     added = list(_items(tickets, "add"))
     decks = board_decks(board_data)
     for _, ticket in added:
-        decks.update(d for _, d in _strings(ticket.get("decks")))
+        decks.update(_deck_names(ticket.get("decks")))
 
     piles_data = _get(tickets, "piles")
     piles = _keys(piles_data) if isinstance(piles_data, dict) and piles_data else [DEFAULT_PILE]
