@@ -23,7 +23,10 @@ def command(out_dir: Path, check: bool) -> None:
             continue
         stale.append(name)
         if not check:
-            write_atomic(target, text)
+            try:
+                write_atomic(target, text)
+            except OSError as e:
+                raise click.ClickException(f"cannot write {target}: {e.strerror or e}; choose another folder with -o") from None
             click.echo(f"wrote {target}")
     if check and stale:
         raise click.ClickException(f"out of date in {out_dir}: {', '.join(stale)}; run `ttr-maps schema -o {out_dir}`")

@@ -35,3 +35,18 @@ def test_bundled_files_match_the_json_schema(path):
     kind = "board" if path.parent.name == "boards" else "variant"
     schema = json.loads((ROOT / "schemas" / f"{kind}.schema.json").read_text())
     jsonschema.validate(yaml.safe_load(path.read_text(encoding="utf-8")), schema)
+
+
+def test_schema_into_an_unwritable_place_is_a_clean_error(tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the folder should be\n")
+    result = CliRunner().invoke(cli, ["schema", "-o", str(blocker / "schemas")])
+    assert result.exit_code == 1
+    assert "cannot write" in result.output and "Traceback" not in result.output
+
+
+def test_schema_writes_files_that_check_clean(tmp_path):
+    first = CliRunner().invoke(cli, ["schema", "-o", str(tmp_path)])
+    assert first.exit_code == 0 and "wrote" in first.output
+    again = CliRunner().invoke(cli, ["schema", "--check", "-o", str(tmp_path)])
+    assert (again.exit_code, "up to date" in again.output) == (0, True)

@@ -200,6 +200,7 @@ _DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 _SHORT_TAGS = {"!!" + t: _TAG + t for t in ("null", "bool", "int", "float", "str", "seq", "map")}
 
 _Parser: type = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+_NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
 
 
 class _Frame:
@@ -238,7 +239,6 @@ class _YamlReader:
         self.stack: list[_Frame] = []
         self.documents = 0
         self.root: Any = None
-        self.root_set = False
 
     def read(self) -> None:
         loader = _Parser(self.text)
@@ -254,7 +254,11 @@ class _YamlReader:
                     self.src.add(pos, "P006", f"YAML syntax error: {problem}{context}; check the indentation, colons and brackets here")
                     raise _Stop from None
                 except yaml.reader.ReaderError as e:
-                    self.src.add(_LineIndex(self.text).pos(e.position), "P006", f"YAML syntax error: {e.reason} (character {e.character!r}); remove it or put the text in quotes")
+                    # libyaml counts this position in bytes: find the character ourselves.
+                    bad = _NON_PRINTABLE.search(self.text)
+                    pos = _LineIndex(self.text).pos(bad.start()) if bad else (1, 1)
+                    char = f" U+{ord(bad.group()):04X}" if bad else ""
+                    self.src.add(pos, "P006", f"YAML syntax error: {e.reason} (character{char}); remove it")
                     raise _Stop from None
                 except yaml.YAMLError as e:
                     self.src.add((1, 1), "P006", f"YAML syntax error: {e}")
@@ -360,7 +364,7 @@ class _YamlReader:
         if anchor is not None:
             self.anchors[anchor] = (value, size, height)
         if not self.stack:
-            self.root, self.root_set = value, True
+            self.root = value
             return
         parent = self.stack[-1]
         parent.size += size
