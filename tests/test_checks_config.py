@@ -6,7 +6,7 @@ import textwrap
 import pytest
 from click.testing import CliRunner
 
-from ttr_maps.checks import run_checks
+from ttr_maps.checks import CHECKS, run_checks
 from ttr_maps.cli.main import cli
 from ttr_maps.load import load
 
@@ -204,3 +204,9 @@ def test_tickets_a_variant_adds_are_checked_in_the_variant_file(tmp_path):
     result = CliRunner().invoke(cli, ["validate", "--format", "json", str(variant), "--select", "G006,G007"])
     found = sorted((d["path"].rsplit("/", 1)[-1], d["code"], d["line"], d["col"]) for d in json.loads(result.output))
     assert found == [("b.yaml", "G006", 13, 30), ("v.yaml", "G006", 9, 32), ("v.yaml", "G007", 9, 7)]
+
+
+def test_sarif_describes_check_rules(board):
+    result = CliRunner().invoke(cli, ["validate", "--format", "sarif", str(board), "--select", "G006"])
+    (rule,) = json.loads(result.output)["runs"][0]["tool"]["driver"]["rules"]
+    assert rule == {"id": "G006", "name": "ticket-value-mismatch", "shortDescription": {"text": CHECKS["G006"].summary}}

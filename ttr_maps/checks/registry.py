@@ -1,7 +1,11 @@
-"""The registry: every check, by code. Adding a check is adding a module and a line here."""
+"""The registry: every check, by code. Adding a check is adding a module and a line here.
+
+The codes are also registered with the reporters (SARIF rule descriptions).
+"""
 
 from __future__ import annotations
 
+from ..diagnostics import register_code
 from .balance import (
     color_imbalance,
     place_in_many_tickets,
@@ -11,6 +15,7 @@ from .balance import (
     trains_spaces_mismatch,
 )
 from .base import Check
+from .config import BAD_SETTING
 from .geometry import label_collision, markers_overlap, route_over_place, route_stretched, routes_cross
 from .graph import (
     board_not_connected,
@@ -62,3 +67,7 @@ CHECKS: dict[str, Check] = {
     "B005": Check.from_module(place_in_no_ticket),
     "B006": Check.from_module(trains_spaces_mismatch),
 }
+
+for _check in CHECKS.values():
+    register_code(_check.code, _check.name, _check.summary)
+register_code(*BAD_SETTING, "A check setting (a file's `checks:`, `ttr-maps.toml`) names no check or no level.")
