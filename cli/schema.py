@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from ttr_maps.fileio import write_atomic
-from ttr_maps.schema import all_schema_texts
 
 
 @click.command("schema")
@@ -15,6 +14,8 @@ from ttr_maps.schema import all_schema_texts
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if the files in the folder differ from the models.")
 def command(out_dir: Path, check: bool) -> None:
     """Write the JSON Schemas of the board and variant formats (generated from the models)."""
+    from ttr_maps.schema import all_schema_texts  # here, not at the top: every command's start-up pays for imports
+
     stale = []
     for name, text in all_schema_texts().items():
         target = out_dir / name
