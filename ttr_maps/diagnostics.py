@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Iterable
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 
 
 class Severity(str, Enum):
@@ -31,8 +35,8 @@ class Diagnostic:
     name: str = field(default="", compare=False)
 
     def as_text(self) -> str:
-        """One line, always: a newline in a message (say, from a quoted key) is shown as `\\n`."""
-        message = self.message.replace("\r", "\\r").replace("\n", "\\n")
+        """One line, always: control characters in a message (say, from a quoted key) are escaped, `\\n`."""
+        message = _CONTROL.sub(lambda m: repr(m.group())[1:-1], self.message)
         return f"{self.path}:{self.line}:{self.col}: {self.severity.value} {self.code} {message}"
 
     def as_dict(self) -> dict:

@@ -47,5 +47,6 @@ for _code, (_name, _summary) in LOADER_CODES.items():
 
 
 def code_name(code: str) -> str:
-    """The kebab-case name of a loader code."""
-    return LOADER_CODES[code][0]
+    """The kebab-case name of a loader code ("" for a code of another family)."""
+    known = LOADER_CODES.get(code)
+    return known[0] if known else ""

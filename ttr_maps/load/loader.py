@@ -135,11 +135,15 @@ def _board(src: Source, out: list[Diagnostic]) -> Board | None:
     return board  # type: ignore[return-value]
 
 
+def _error_spots(src: Source, out: list[Diagnostic]) -> set[tuple[int, int]]:
+    return {(d.line, d.col) for d in out if d.path == src.path and d.severity is Severity.ERROR}
+
+
 def _variant_board(src: Source, result: Loaded) -> Board | None:
     """Load the board a variant names, adding its diagnostics, then check the variant against it."""
     out = result.diagnostics
     ref = src.data.get("board") if isinstance(src.data, dict) else None
-    if not isinstance(ref, str) or not ref:
+    if not isinstance(ref, str) or not ref or src.pos(("board",)) in _error_spots(src, out):
         return None  # the schema check reports it
     board_path = os.path.normpath(os.path.join(os.path.dirname(src.path), ref))
     result.board_path = board_path

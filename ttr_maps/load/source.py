@@ -131,8 +131,11 @@ def _read_text(p: Path, src: Source) -> str | None:
             return None
         with p.open("rb") as f:
             raw = f.read(MAX_BYTES + 1)
-    except OSError as e:
+    except PermissionError as e:
         src.add(WHOLE_FILE, "P013", f"cannot read the file: {e.strerror or e}; check its permissions")
+        return None
+    except OSError as e:
+        src.add(WHOLE_FILE, "P013", f"cannot read the file: {e.strerror or e}")
         return None
     if len(raw) > MAX_BYTES:
         src.add(WHOLE_FILE, "P003", f"the file is larger than {MAX_BYTES // (1024 * 1024)} MiB; a board is far smaller (so this is probably the wrong file)")

@@ -10,9 +10,9 @@ from __future__ import annotations
 import difflib
 import json
 import re
-import unicodedata
 import types
 import typing
+import unicodedata
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
