@@ -134,6 +134,22 @@ def _track(game: Game, route: int, token: str, state: State | None) -> int:
     return candidates[0]
 
 
+def _fitting_track(game: Game, route: int, payment: Payment, state: State | None) -> int:
+    """The first track (open, when a state is given) whose colour the payment fits; 0 if none does."""
+    t = game.t
+    colors = {kind for kind, _ in payment if kind in t.color_index}
+    fits = []
+    for i, tid in enumerate(t.route_tids[route]):
+        c = t.t_color[tid]
+        if c == -1 or not colors or (c >= 0 and colors == {t.colors[c]}):
+            fits.append(i)
+    if state is not None:
+        for i in fits:
+            if state.avail[t.route_tids[route][i]]:
+                return i
+    return fits[0] if fits else 0
+
+
 def parse_actions(game: Game, text: str, state: State | None = None) -> list[Action]:
     """Actions written in the notation, separated by `;` or new lines."""
     out: list[Action] = []
@@ -165,10 +181,13 @@ def _parse_one(game: Game, tok: list[str], state: State | None) -> list[Action]:
             track = _track(game, route, rest[0], state)
             rest = rest[1:]
         else:
-            track = _track(game, route, game.board.routes[route].tracks[0], state) if state is not None else 0
+            track = None
         if not rest:
             raise NotationError("the claim needs a payment, e.g. 3pink or 2pink+1loco")
-        return [ClaimTrack(route, track, parse_payment(game, "+".join(rest)))]
+        payment = parse_payment(game, "+".join(rest))
+        if track is None:
+            track = _fitting_track(game, route, payment, state)
+        return [ClaimTrack(route, track, payment)]
     if verb in ("tickets", "ticket"):
         return [DrawTickets(_ints(args, "tickets"))]
     if verb == "keep":
@@ -209,8 +228,11 @@ def _parse_move(game: Game, args: list[str], state: State | None) -> list[Action
     if stop:
         args = args[:-1]
     explicit: list[Payment] | None = None
-    places = [a for a in args if not _PART.match(a)]
-    pays = [a for a in args if _PART.match(a)]
+    def is_pay(a: str) -> bool:
+        return a == "0" or (bool(_PART.match(a)) and a not in game.t.place_index)
+
+    places = [a for a in args if not is_pay(a)]
+    pays = [a for a in args if is_pay(a)]
     if len(places) < 2:
         raise NotationError("write `move FROM TO [TO ...] [stop]` with place ids")
     if pays:

@@ -109,8 +109,9 @@ def _move_action(state: State, frm: int, to: int, cost: int) -> MovePassenger:
 def legal_moves(state: State, out: list) -> None:
     """First rides of every placed passenger of the current player (in the main turn)."""
     p = state.current
-    for place, owner in state.passenger_at.items():
-        if owner != p:
+    at = state.passenger_at
+    for place in sorted(at):
+        if at[place] != p:
             continue
         seen = set()
         for r, dest, cost in _rides(state, place, None):

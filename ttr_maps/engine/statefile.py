@@ -46,6 +46,9 @@ class Cards(_Strict):
     deck: list[Name] | None = Field(
         default=None, description="The draw deck, top card first. Leave out: every card not placed elsewhere, shuffled."
     )
+    deck_top: list[Name] = Field(
+        default_factory=list, description="With `deck` left out: these cards on top of the deck, top first; the rest shuffled under them."
+    )
     discards: dict[Name, Count] = Field(default_factory=dict, description="Discarded cards by kind (their order never matters).")
     face_up: list[Name | None] = Field(default_factory=list, description="The face-up row, slot 0 first; null for an empty slot.")
 
@@ -59,6 +62,9 @@ class TicketsState(_Strict):
     piles: dict[Name, list[Name]] | None = Field(
         default=None,
         description="Each draw pile, top ticket first. Leave out: every ticket not placed elsewhere, shuffled into its pile.",
+    )
+    pile_tops: dict[Name, list[Name]] = Field(
+        default_factory=dict, description="With `piles` left out: these tickets on top of their pile, top first; the rest shuffled under."
     )
     box: list[Name] = Field(default_factory=list, description="Tickets out of the game.")
     aside: list[Aside] = Field(default_factory=list, description="Setup returns waiting to be shuffled back when setup ends.")
@@ -381,6 +387,9 @@ def _build(game: Game, sf: StateFile) -> State:
             )
             raise StateFileError(f"cards: the cards placed do not add up to the variant's deck: {diff}")
     else:
+        top = [kind(x, "cards.deck_top") for x in sf.cards.deck_top]
+        for k in top:
+            placed[k] += 1
         rest = []
         for k in range(t.NK):
             extra = t.deck_counts[k] - placed[k]
@@ -388,7 +397,9 @@ def _build(game: Game, sf: StateFile) -> State:
                 raise StateFileError(f"cards: {placed[k]} {t.kinds[k]} cards placed; the variant has {t.deck_counts[k]}")
             rest.extend([k] * extra)
         s.rng.shuffle(rest)
-        s.deck = rest
+        s.deck = rest + list(reversed(top))
+    if sf.cards.deck is not None and sf.cards.deck_top:
+        raise StateFileError("cards: give either `deck` (the whole deck) or `deck_top`, not both")
 
     # Tickets.
     seen: dict[int, str] = {}
@@ -438,10 +449,20 @@ def _build(game: Game, sf: StateFile) -> State:
         if missing:
             raise StateFileError(f"tickets: not placed anywhere: {', '.join(missing[:8])}{' ...' if len(missing) > 8 else ''}")
     else:
+        tops: dict[str, list[int]] = {}
+        for name, keys in sf.tickets.pile_tops.items():
+            if name not in t.pile_tickets:
+                raise StateFileError(f"tickets.pile_tops: unknown pile '{name}' (piles: {', '.join(t.pile_names)})")
+            for key in keys:
+                k = ticket(key, f"tickets.pile_tops.{name}")
+                mark(k, f"tickets.pile_tops.{name}")
+                if t.ticket_pile[k] != name:
+                    raise StateFileError(f"tickets.pile_tops.{name}: '{key}' belongs to pile {t.ticket_pile[k]}")
+                tops.setdefault(name, []).append(k)
         for name in t.pile_names:
             pile = [k for k in t.pile_tickets[name] if k not in seen]
             s.rng.shuffle(pile)
-            s.piles[name] = pile
+            s.piles[name] = pile + list(reversed(tops.get(name, [])))
 
     # Claims, stations, passengers, goods.
     from .claims import place_trains

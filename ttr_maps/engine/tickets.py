@@ -36,8 +36,8 @@ def deal_rules(state: State) -> TicketDeal:
 
 
 def staged(state: State) -> bool:
-    d = state.game.variant.tickets.setup
-    return state.in_setup and bool(getattr(d, "decide_each_deal", False)) and len(d.deal) > 1
+    v = state.game.variant.tickets
+    return state.in_setup and v.staged_setup and len(v.setup.deal) > 1
 
 
 def mixes(state: State, deal: TicketDeal) -> list[tuple[int, ...]]:

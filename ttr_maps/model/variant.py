@@ -147,6 +147,13 @@ class Tickets(Strict):
     add: tuple[Ticket, ...] = Field(default=(), description="Extra tickets (e.g. bonus cards) added to the board's.")
     setup: TicketDeal = Field(default_factory=_default_setup)
     draw: TicketDeal = Field(default_factory=_default_draw)
+    staged_setup: bool = Field(
+        default=False,
+        description=(
+            "The `setup.deal` entries are dealt one after another and every player keeps from one before the next "
+            "is dealt (Mega Europe: the long tickets first); `setup.keep_min` and `keep_max` count over the whole setup."
+        ),
+    )
     leftover_at_setup: dict[Id, Literal["keep", "box"]] = Field(
         default_factory=dict,
         description="What happens to a pile's undealt cards after setup: `keep` (default) or `box` (Europe's long tickets).",
