@@ -15,7 +15,7 @@ DIAGS = [
     Diagnostic("maps/b.yaml", 3, 7, Severity.WARNING, "R007", "deck 'x' unused", "unused-deck"),
     Diagnostic("maps/a board.yaml", 12, 1, Severity.ERROR, "R002", "unknown place 'y'\nsecond line, 100%", "unknown-place"),
     Diagnostic("maps/a board.yaml", 0, 0, Severity.ERROR, "P001", "file not found; check the path", "file-not-found"),
-    Diagnostic("maps/b.yaml", 1, 1, Severity.INFO, "B005", "a note from another family", "some-check"),
+    Diagnostic("maps/b.yaml", 1, 1, Severity.INFO, "X901", "a note from an unregistered family", "some-check"),
 ]
 
 # The parts of the SARIF 2.1.0 schema (OASIS) that our logs use, with their required
@@ -119,7 +119,7 @@ def test_text_is_one_line_per_problem_sorted_by_file_line_column_with_a_count() 
     assert out == [
         "maps/a board.yaml:0:0: error P001 file not found; check the path",
         "maps/a board.yaml:12:1: error R002 unknown place 'y'\\nsecond line, 100%",
-        "maps/b.yaml:1:1: info B005 a note from another family",
+        "maps/b.yaml:1:1: info X901 a note from an unregistered family",
         "maps/b.yaml:3:7: warning R007 deck 'x' unused",
         "2 error(s), 1 warning(s), 1 info",
     ]
@@ -165,7 +165,7 @@ def test_sarif_rules_describe_loader_codes() -> None:
     by_id = {r["id"]: r for r in rules}
     assert by_id["R002"]["name"] == "unknown-place"
     assert "place id" in by_id["R002"]["shortDescription"]["text"]
-    assert by_id["B005"]["name"] == "some-check"  # another family's code, not registered here
+    assert by_id["X901"]["name"] == "some-check"  # not registered: the diagnostic's own name
 
 
 def test_sarif_whole_file_problem_has_no_region_and_paths_are_uris() -> None:
