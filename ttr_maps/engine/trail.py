@@ -8,22 +8,22 @@ Countries (Märklin) are terminal: routes end there and no path passes through
 one. A trail may start or end in a country but never goes in and out of it, so
 each route into a country ends at its own dead end ("leaf") here.
 
-Exact and fast, from three facts about a longest trail T in one connected
-component (with the country leaves split off):
+Exact, with a worst case bounded by the network's shape, not by luck. Per
+connected network:
 
-1. An unused route at an end of T could be appended, so every route at T's ends
-   is in T. If T is open, its ends therefore have odd degree; if T is closed,
-   every place on it has all its routes in T, so T is the whole component and
-   the component has only even degrees (an Eulerian component: the answer is
-   its total length, no search).
-2. A place of degree 2 is never an end, so a trail through it uses both its
-   routes one after the other: such places are contracted away (their two
-   routes become one, possibly a loop).
-3. Each odd place that is not an end keeps at least one route out of T, which
-   bounds T from above; the search stops as soon as it reaches that bound.
-
-What is left is a depth-first search from the odd places over the routes as a
-bitmask, pruned by "length so far + length of unused routes <= best".
+1. Euler: a set of routes is one trail exactly when it is connected and has 0
+   or 2 places of odd degree. A network with none is one closed trail.
+2. Pendant trees (what is left after repeatedly cutting off dead ends) can only
+   hold the trail's ends, so each place of the remaining core keeps just its
+   two longest "descents" into them (linear time).
+3. In the core, places of degree 2 without descents are contracted away.
+4. Every candidate route set S of the core is, for its two ends a and b, a
+   cycle-space element C plus the spanning-tree path between a and b. A
+   longest trail's ends are odd places or places with descents (else it could
+   be extended), so the search is over 2**c cycle-space elements times the
+   pairs of such places (c = routes - places + 1 of the core, small for 45
+   trains: at most 9 on the bundled boards); candidates are sorted by length
+   and the first connected one wins.
 """
 
 from __future__ import annotations
@@ -81,92 +81,198 @@ def _components(ends: list[tuple[Hashable, Hashable]]) -> list[list[int]]:
 
 
 def _component_trail(ends: list[tuple[Hashable, Hashable]], edges: Sequence[Edge], component: list[int]) -> Trail:
-    # Contracted edges: id -> [u, v, weight, original edge indices].
-    live: dict[int, list] = {i: [ends[i][0], ends[i][1], edges[i][2], (i,)] for i in component}
-    total = sum(e[2] for e in live.values())
+    weight = {i: edges[i][2] for i in component}
     incident: dict[Hashable, list[int]] = {}
-    for i, (u, v, _w, _o) in live.items():
+    for i in component:
+        u, v = ends[i]
         incident.setdefault(u, []).append(i)
         incident.setdefault(v, []).append(i)  # a loop appears twice: degree 2
+    total = sum(weight.values())
     if all(len(ids) % 2 == 0 for ids in incident.values()):
         return Trail(total, frozenset(component))
+    odd = {x for x, ids in incident.items() if len(ids) % 2}
 
-    next_id = max(live) + 1
-    queue = [x for x, ids in incident.items() if len(ids) == 2]
+    # 2. Cut off pendant trees; descents[x] = the two longest (length, routes) down from x.
+    degree = {x: len(ids) for x, ids in incident.items()}
+    alive = set(component)
+    descents: dict[Hashable, list[tuple[int, tuple[int, ...]]]] = {x: [] for x in incident}
+    queue = [x for x, d in degree.items() if d == 1]
     while queue:
         x = queue.pop()
-        ids = incident.get(x)
-        if ids is None or len(ids) != 2 or ids[0] == ids[1]:
+        if degree[x] != 1:
             continue
-        e1, e2 = live.pop(ids[0]), live.pop(ids[1])
+        (i,) = [i for i in incident[x] if i in alive]
+        alive.discard(i)
+        u, v = ends[i]
+        y = v if u == x else u
+        down = descents[x][0] if descents[x] else (0, ())
+        _keep_two(descents[y], (weight[i] + down[0], (i,) + down[1]))
+        degree[x] = 0
+        degree[y] -= 1
+        if degree[y] == 1:
+            queue.append(y)
+    best = max(
+        ((sum(d[0] for d in ds), tuple(i for d in ds for i in d[1])) for ds in descents.values()),
+        default=(0, ()),
+    )
+    if not alive:
+        return Trail(best[0], frozenset(best[1]))
+
+    # 3. The core, with degree-2 places that hold no descent contracted away.
+    core: dict[int, list] = {i: [ends[i][0], ends[i][1], weight[i], (i,)] for i in alive}
+    around: dict[Hashable, list[int]] = {}
+    for i, (u, v, _w, _o) in core.items():
+        around.setdefault(u, []).append(i)
+        around.setdefault(v, []).append(i)
+    next_id = max(core) + 1
+    for x in list(around):
+        ids = around[x]
+        if len(ids) != 2 or ids[0] == ids[1] or descents[x]:
+            continue
+        e1, e2 = core.pop(ids[0]), core.pop(ids[1])
         a = e1[1] if e1[0] == x else e1[0]
         b = e2[1] if e2[0] == x else e2[0]
-        del incident[x]
-        incident[a].remove(ids[0])
-        incident[b].remove(ids[1])
-        live[next_id] = [a, b, e1[2] + e2[2], e1[3] + e2[3]]
-        incident[a].append(next_id)
-        incident[b].append(next_id)
+        del around[x]
+        around[a].remove(ids[0])
+        around[b].remove(ids[1])
+        core[next_id] = [a, b, e1[2] + e2[2], e1[3] + e2[3]]
+        around[a].append(next_id)
+        around[b].append(next_id)  # a new loop (a == b) counts twice, as loops do
         next_id += 1
 
-    order = list(live)
-    index = {x: k for k, x in enumerate(incident)}
-    weight = [live[eid][2] for eid in order]
-    adj: list[list[tuple[int, int, int, bool]]] = [[] for _ in index]
-    for k, eid in enumerate(order):
-        u, v = index[live[eid][0]], index[live[eid][1]]
-        adj[u].append((1 << k, v, weight[k], u != v))
-        if u != v:
-            adj[v].append((1 << k, u, weight[k], True))
-    for moves in adj:  # long routes first: good trails are found early, so pruning bites sooner
-        moves.sort(key=lambda t: -t[2])
+    # 4. Cycle space times end pairs, longest first; the first connected one wins.
+    places = list(around)
+    index = {x: k for k, x in enumerate(places)}
+    order = list(core)
+    m = len(order)
+    eu = [index[core[e][0]] for e in order]
+    ev = [index[core[e][1]] for e in order]
+    inc = [0] * len(places)
+    for k in range(m):
+        inc[eu[k]] |= 1 << k
+        inc[ev[k]] |= 1 << k
+    path = _tree_paths(inc, eu, ev)
+    tree = 0
+    for p in path:
+        tree |= p
+    cycles = [0]
+    for k in range(m):
+        if not tree >> k & 1:
+            f = (1 << k) ^ path[eu[k]] ^ path[ev[k]]
+            cycles += [c ^ f for c in cycles]
+    length_of = _measure([core[e][2] for e in order])
 
-    # A place that is odd among the unused routes, and is neither where the
-    # trail goes on from nor where it will end, keeps an unused route of at
-    # least its lightest weight; an unused route serves two such places.
-    lightest = [min(weight[k] for k in range(len(order)) if order[k] in incident[x]) for x in incident]
-    degree = [len(incident[x]) for x in incident]
-    odd_now = [d % 2 == 1 for d in degree]
-    heaviest = max(lightest)
-    odd_sum = sum(w for w, o in zip(lightest, odd_now) if o)
-    odd = [k for k in range(len(index)) if odd_now[k]]
-    slack = sorted(lightest[k] for k in odd)
-    bound = total - (sum(slack[:-2]) + 1) // 2
-
-    best_len = 0
-    best_mask = 0
-
-    class _Done(Exception):
-        pass
-
-    def dfs(x: int, used: int, length: int, remaining: int, odd_sum: int) -> None:
-        nonlocal best_len, best_mask
-        if length > best_len:
-            best_len, best_mask = length, used
-            if best_len >= bound:
-                raise _Done
-        for bit, y, w, flips in adj[x]:
-            if used & bit:
+    top = [descents[x][0][0] if descents[x] else 0 for x in places]
+    both = [sum(d[0] for d in descents[x]) for x in places]
+    enders = [k for k, x in enumerate(places) if x in odd or descents[x]]
+    pairs = [(path[a] ^ path[b], top[a] + top[b], a, b) for n, a in enumerate(enders) for b in enders[n + 1 :]]
+    masks = [c ^ q for c in cycles for q, _bonus, _a, _b in pairs]
+    richest = max(both)
+    masks += cycles
+    lengths = length_of(masks) if len(masks) > 64 else [length_of(mk) for mk in masks]
+    extras = [(bonus, a, b) for _c in cycles for _q, bonus, a, b in pairs] + [(richest, -1, -1)] * len(cycles)
+    candidates = [(n + e[0], mk, e[1], e[2]) for n, mk, e in zip(lengths, masks, extras) if mk and n + e[0] > best[0]]
+    if candidates:
+        first = max(candidates)
+        if first[2] < 0 or not _connected(first[1], inc, eu, ev):
+            candidates.sort(reverse=True)
+        else:
+            candidates = [first]  # nothing else is longer
+    for value, s, a, b in candidates:
+        if value <= best[0]:
+            break
+        if not _connected(s, inc, eu, ev):
+            continue
+        if a < 0:  # a closed trail: hang the two longest descents of one of its places on it
+            v = max((k for k in range(len(places)) if inc[k] & s), key=lambda k: both[k])
+            value += both[v] - richest
+            if value <= best[0]:
                 continue
-            if flips:
-                odd_x = odd_now[x] = not odd_now[x]
-                odd_y = odd_now[y] = not odd_now[y]
-                s = odd_sum + (lightest[x] if odd_x else -lightest[x]) + (lightest[y] if odd_y else -lightest[y])
-            else:
-                s = odd_sum
-            left = remaining - w
-            keep = s - (lightest[y] if odd_now[y] else 0) - heaviest
-            if length + w + left - (keep + 1) // 2 > best_len:
-                dfs(y, used | bit, length + w, left, s)
-            if flips:
-                odd_now[x] = not odd_now[x]
-                odd_now[y] = not odd_now[y]
+            hung = [i for d in descents[places[v]] for i in d[1]]
+        else:
+            hung = [i for k in (a, b) if descents[places[k]] for i in descents[places[k]][0][1]]
+        used = [i for k in range(m) if s >> k & 1 for i in core[order[k]][3]]
+        best = (value, tuple(used + hung))
+    return Trail(best[0], frozenset(best[1]))
 
-    odd.sort(key=lambda k: -sum(t[2] for t in adj[k]))
-    try:
-        for start in odd:
-            dfs(start, 0, 0, total, odd_sum)
-    except _Done:
-        pass
-    used_edges = frozenset(i for k, eid in enumerate(order) if best_mask >> k & 1 for i in live[eid][3])
-    return Trail(best_len, used_edges)
+
+def _keep_two(best: list[tuple[int, tuple[int, ...]]], item: tuple[int, tuple[int, ...]]) -> None:
+    best.append(item)
+    best.sort(key=lambda d: -d[0])
+    del best[2:]
+
+
+def _tree_paths(inc: list[int], eu: list[int], ev: list[int]) -> list[int]:
+    """For each place v, the routes (a bitmask) of a spanning tree's path between place 0 and v."""
+    path: list[int | None] = [None] * len(inc)
+    path[0] = 0
+    queue = [0]
+    for v in queue:
+        mm = inc[v]
+        while mm:
+            low = mm & -mm
+            mm ^= low
+            k = low.bit_length() - 1
+            o = eu[k] ^ ev[k] ^ v
+            if path[o] is None:
+                path[o] = path[v] | low
+                queue.append(o)
+    return path  # type: ignore[return-value]
+
+
+def _measure(weights: list[int]):
+    """`length_of(mask)`: the total length of the routes in a bitmask; given a list of
+    masks, a list of lengths (by per-byte tables, worth building for many masks)."""
+    groups: dict[int, int] = {}
+    for k, w in enumerate(weights):
+        groups[w] = groups.get(w, 0) | 1 << k
+    by_length = list(groups.items())
+
+    def tables() -> list[list[int]]:
+        out = []
+        for shift in range(0, len(weights), 8):
+            t = [0] * 256
+            for byte in range(1, 256):
+                low = byte & -byte
+                k = shift + low.bit_length() - 1
+                t[byte] = t[byte ^ low] + (weights[k] if k < len(weights) else 0)
+            out.append(t)
+        return out
+
+    def length_of(masks):
+        if isinstance(masks, int):
+            return sum(w * (masks & g).bit_count() for w, g in by_length)
+        ts = tables()
+        if len(ts) == 1:
+            (t0,) = ts
+            return [t0[s] for s in masks]
+        if len(ts) == 2:
+            t0, t1 = ts
+            return [t0[s & 255] + t1[s >> 8] for s in masks]
+        if len(ts) == 3:
+            t0, t1, t2 = ts
+            return [t0[s & 255] + t1[s >> 8 & 255] + t2[s >> 16] for s in masks]
+        return [sum(t[s >> (8 * j) & 255] for j, t in enumerate(ts)) for s in masks]
+
+    return length_of
+
+
+def _connected(s: int, inc: list[int], eu: list[int], ev: list[int]) -> bool:
+    """Whether the routes in bitmask `s` form one connected network."""
+    k = (s & -s).bit_length() - 1
+    seen_routes = 0
+    seen = 1 << eu[k]
+    stack = [eu[k]]
+    while stack:
+        v = stack.pop()
+        mm = inc[v] & s & ~seen_routes
+        seen_routes |= mm
+        while mm:
+            low = mm & -mm
+            mm ^= low
+            j = low.bit_length() - 1
+            o = eu[j] ^ ev[j] ^ v
+            if not seen >> o & 1:
+                seen |= 1 << o
+                stack.append(o)
+    return seen_routes == s
