@@ -71,35 +71,34 @@ def legal_claims(state: State, out: list) -> None:
     shift = t.group_bits
     colors = hand[:nc]
     best = max(colors) if nc else 0
-    for c, groups in enumerate(t.groups_by_color):
+    c = -1
+    for groups in t.groups_by_color:
+        c += 1
         have = colors[c] if c < nc else best
         top = have + locos + bigs
         if top > trains:
             top = trains
-        for gi, g in groups:
-            length = g.length
+        for gi, length, ferry, big_ok, g in groups:
             if length > top:
                 break
             open_mask = gopen[gi]
             if not open_mask:
                 continue
-            wild = locos + bigs if g.big_ok else locos
-            if wild < g.ferry or have + wild < length:
+            wild = locos + bigs if big_ok else locos
+            if wild < ferry or have + wild < length:
                 continue
+            cl = locos if locos < length else length
+            cb = (bigs if bigs < length else length) if big_ok else 0
             if c < nc:
-                key = (((gi << 4 | (have if have < length else length)) << 4 | (locos if locos < length else length)) << 4
-                       | ((bigs if bigs < length else length) if g.big_ok else 0))
+                key = ((gi << 4 | (have if have < length else length)) << 4 | cl) << 4 | cb
             else:
-                key = (gi, tuple([h if h < length else length for h in colors]), locos if locos < length else length,
-                       (bigs if bigs < length else length) if g.big_ok else 0)
+                key = (gi, tuple([h if h < length else length for h in colors]), cl, cb)
             pays = pays_cache.get(key)
             if pays is None:
                 if len(pays_cache) > 50_000 or len(lists) > 200_000:
                     pays_cache.clear()
                     lists.clear()
-                pays = pays_cache[key] = (len(pays_cache), route_payments(t, hand, g.color, length, g.ferry, g.big_ok))
-                if not pays[1]:
-                    continue
+                pays = pays_cache[key] = (len(pays_cache), route_payments(t, hand, g.color, length, ferry, big_ok))
             lkey = (pays[0] * ng + gi) << shift | open_mask
             acts = lists.get(lkey)
             if acts is None:

@@ -117,10 +117,11 @@ class Tables:
         self.NG = len(self.claim_groups)
         self.group_bits = max((len(g.tids) for g in self.claim_groups), default=1)
         # Groups by colour (index NC: gray), shortest first, so enumeration stops at the first unaffordable length.
-        by_color: list[list[tuple[int, ClaimGroup]]] = [[] for _ in range(nc + 1)]
+        # Entries are plain tuples (gi, length, ferry, big_ok, group) for fast unpacking in the hot loop.
+        by_color: list[list[tuple[int, int, int, bool, ClaimGroup]]] = [[] for _ in range(nc + 1)]
         for gi, g in enumerate(self.claim_groups):
-            by_color[g.color if g.color >= 0 else nc].append((gi, g))
-        self.groups_by_color = tuple(tuple(sorted(x, key=lambda e: e[1].length)) for x in by_color)
+            by_color[g.color if g.color >= 0 else nc].append((gi, g.length, g.ferry, g.big_ok, g))
+        self.groups_by_color = tuple(tuple(sorted(x, key=lambda e: e[1])) for x in by_color)
         self.route_points = dict(variant.scoring.routes)
 
         # Tickets and piles.
