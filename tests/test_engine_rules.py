@@ -689,3 +689,32 @@ def test_setup_with_too_few_tickets_deals_what_is_left():
     assert [len(o) for o in s.offers] == [2, 2, 0]
     do(s, "keep 0", "keep 0 1")
     assert not s.in_setup and s.phase_name == "turn"
+
+
+def test_longest_path_bonus_at_the_end():
+    # USA, seat 0's last turn: its trail Vancouver-Seattle-Portland-San Francisco (7 trains) beats seat 1's 4.
+    seats = {
+        0: {"claims": [{"route": "seattle-vancouver"}, {"route": "portland-seattle"}, {"route": "portland-san-francisco"}],
+            "hand": {"red": 1}},
+        1: {"claims": [{"route": "calgary-helena"}]},
+    }
+    s = make(seats=seats, final_turns_left=1)
+    do(s, "draw blind", "draw blind")
+    sheet = s.score_sheet()
+    assert [p.breakdown["longest_path"] for p in sheet.players] == [10, 0]
+    assert [p.longest_trail for p in sheet.players] == [7, 4]
+
+
+def test_marklin_most_tickets_bonus_and_goods_at_the_end():
+    # Seat 0 completes Bremerhaven-Schwerin and holds goods; seat 1 completes nothing.
+    seats = {
+        0: {"claims": [{"route": "bremerhaven-hamburg"}, {"route": "hamburg-schwerin"}], "tickets": ["bremerhaven-schwerin"],
+            "goods": [4, 2], "hand": {"red": 1}},
+        1: {"tickets": ["bremen-magdeburg"]},
+    }
+    s = make("marklin", seats=seats, final_turns_left=1, goods={"hamburg": [[3, 2]], "bremerhaven": []})
+    do(s, "draw blind", "draw blind")
+    b0, b1 = (p.breakdown for p in s.score_sheet().players)
+    assert b0["most_tickets"] == 10 and b1["most_tickets"] == 0
+    assert b0["goods"] == 6 and b0["tickets_completed"] == 5 and b1["tickets_failed"] == -7
+    assert b0["longest_path"] == 0  # no longest-path bonus in Märklin
