@@ -9,14 +9,14 @@ import subprocess
 import pytest
 from click.testing import CliRunner
 
-from conftest import MAPS
+from conftest import MAPS, ROOT
 from ttr_maps.cli.main import cli
 from ttr_maps.load import load_variant
 from ttr_maps.model.board import Board
 from ttr_maps.render import PrintOptions, build_pdf, tile_board
 from ttr_maps.render.text import pdf_safe
 
-BUNDLED = sorted(MAPS.glob("*/*.yaml"))
+BUNDLED = sorted(MAPS.glob("*/*.yaml")) + sorted((ROOT / "examples").glob("*.yaml"))
 
 
 def _page_count(pdf: bytes) -> int:

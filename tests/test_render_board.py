@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from click.testing import CliRunner
 
-from conftest import MAPS
+from conftest import MAPS, ROOT
 from ttr_maps.cli.main import cli
 from ttr_maps.load import load, load_variant
 from ttr_maps.model.board import Board
@@ -17,7 +17,7 @@ from ttr_maps.render import BoardOptions, plan_board, render_board
 from ttr_maps.render.palette import Palette
 
 SVG = "{http://www.w3.org/2000/svg}"
-BUNDLED = sorted(MAPS.glob("*/*.yaml"))
+BUNDLED = sorted(MAPS.glob("*/*.yaml")) + sorted((ROOT / "examples").glob("*.yaml"))
 
 
 def _board(**extra) -> Board:

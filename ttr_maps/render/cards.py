@@ -241,7 +241,7 @@ def _train_face(pen: Pen, g: Any, ctx: CardContext, fill: str, glyph: str, glyph
     w, h = ctx.size
     u = w / 63
     v = h / 88
-    pen.rect(g, 0, 0, w, h, 3 * u, fill=fill)
+    pen.rect(g, 0, 0, w, h, 3 * u, fill=fill, stroke=darker(fill, 0.7), stroke_width=n(0.3 * u))
     pen.rect(g, 2.6 * u, 2.6 * u, w - 5.2 * u, h - 5.2 * u, 2 * u, fill="none", stroke="#ffffff", stroke_width=n(0.6 * u), stroke_opacity="0.8")
     if art is not None:
         art(4.5 * u, 9 * v, w - 4.5 * u, 66 * v)

@@ -156,9 +156,11 @@ def _cover(pdf: FPDF, plan: BoardPlan, tiling: Tiling, svg: Stamp, opts: PrintOp
     _page(pdf, opts.paper)
     pw, ph = pdf.w, pdf.h
     m = 15.0
-    title = plan.board.meta.title + (f" - {plan.variant.name}" if plan.variant else "")
-    _text(pdf, m, m + 6, title, 20, "B")
-    _text(pdf, m, m + 13, "Print-and-play kit made with ttr-maps (unofficial fan tool)", 10, "I", FAINT)
+    _text(pdf, m, m + 6, plan.board.meta.title, 20, "B")
+    made = "Print-and-play kit made with ttr-maps (unofficial fan tool)"
+    if plan.variant is not None:
+        made = f"Rules: {plan.variant.name}. " + made
+    _text(pdf, m, m + 13, made, 10, "I", FAINT)
     lines = [
         f"Board: {plan.width / 10:.1f} x {plan.height / 10:.1f} cm when assembled, a route space is {opts.car_mm:g} mm long; "
         f"{len(tiling.tiles)} {opts.paper.upper()} {tiling.orientation} pages ({tiling.rows} rows x {tiling.cols} columns).",
@@ -171,7 +173,7 @@ def _cover(pdf: FPDF, plan: BoardPlan, tiling: Tiling, svg: Stamp, opts: PrintOp
     pdf.set_text_color(*INK)
     for line in lines:
         pdf.set_xy(m, y)
-        pdf.multi_cell(pw - 2 * m, 5, pdf_safe(line))
+        pdf.multi_cell(pw - 2 * m, 5, pdf_safe(line), align="L")
         y = pdf.get_y() + 2
     # A 100 mm scale bar.
     pdf.set_draw_color(*INK)
@@ -317,32 +319,29 @@ def _card_sheets(pdf: FPDF, cards: list[Card], ctx: CardContext, opts: PrintOpti
 def _rules_pages(pdf: FPDF, board: Board, variant: Variant, opts: PrintOptions) -> None:
     _page(pdf, opts.paper)
     m = 18.0
+    pdf.set_margins(m, m, m)
+    width = pdf.w - 2 * m
     pdf.set_xy(m, m)
-    pdf.set_text_color(*INK)
-    pdf.set_font("helvetica", "B", 18)
-    pdf.multi_cell(pdf.w - 2 * m, 8, pdf_safe(f"{variant.name}: the rules in brief"))
-    pdf.set_font("helvetica", "I", 9)
-    pdf.set_text_color(*FAINT)
-    pdf.multi_cell(pdf.w - 2 * m, 5, "Written by ttr-maps from this variant's settings; an unofficial summary, not the publisher's rules.")
-    pdf.ln(3)
-    for heading, paras in sections(variant, board):
-        if pdf.get_y() > pdf.h - 40:
+
+    def block(text: str, size: float, style: str = "", color=INK, h: float = 5.0, indent: float = 0.0) -> None:
+        if pdf.get_y() > pdf.h - m - h * 2:
             _page(pdf, opts.paper)
             pdf.set_xy(m, m)
-        pdf.set_x(m)
-        pdf.set_text_color(91, 42, 28)
-        pdf.set_font("helvetica", "B", 12)
-        pdf.multi_cell(pdf.w - 2 * m, 7, pdf_safe(heading))
-        pdf.set_text_color(*INK)
-        pdf.set_font("helvetica", "", 10)
+        pdf.set_font("helvetica", style, size)
+        pdf.set_text_color(*color)
+        pdf.set_x(m + indent)
+        pdf.multi_cell(width - indent, h, pdf_safe(text), align="L", new_x="LMARGIN", new_y="NEXT")
+
+    block(f"{variant.name}: the rules in brief", 18, "B", h=8)
+    block("Written by ttr-maps from this variant's settings: an unofficial summary, not the publisher's rules.", 9, "I", FAINT)
+    pdf.ln(3)
+    for heading, paras in sections(variant, board):
+        block(heading, 12, "B", (91, 42, 28), h=7)
         for p in paras:
-            if pdf.get_y() > pdf.h - 20:
-                _page(pdf, opts.paper)
-                pdf.set_xy(m, m)
-            pdf.set_x(m)
-            pdf.multi_cell(5, 5, "-")
-            pdf.set_xy(m + 5, pdf.get_y() - 5)
-            pdf.multi_cell(pdf.w - 2 * m - 5, 5, pdf_safe(p))
+            y = pdf.get_y()
+            block(p, 10, indent=5)
+            if pdf.get_y() > y:
+                _text(pdf, m + 1, y + 3.6, "-", 10)
             pdf.ln(1)
         pdf.ln(2)
-
+    pdf.set_margins(10, 10, 10)

@@ -565,8 +565,8 @@ def _size_blocks(board: Board, variant: Variant | None, opts: BoardOptions, car:
     blocks: dict[str, Block] = {}
     if opts.title:
         title = opts.text(board.meta.title) or "Untitled board"
-        tw = max(text_width(title, car * 0.55, True), text_width(SUBTITLE, car * 0.16))
-        blocks["title"] = Block("title", tw + car * 0.9, car * 1.25)
+        tw = max(text_width(title, car * 0.7, True), text_width(SUBTITLE, car * 0.18))
+        blocks["title"] = Block("title", tw + car * 1.0, car * 1.45)
     if opts.legend:
         per_col = math.ceil(len(legend_rows) / 2)
         row_w = max(text_width(t, car * 0.15) for _, t in legend_rows) + car * 0.95
