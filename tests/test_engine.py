@@ -289,3 +289,48 @@ def test_every_state_command_has_help_and_docs():
         r = run("state", name, "--help")
         assert r.exit_code == 0 and r.output.strip()
         assert f"ttr-maps state {name}" in docs
+
+
+# ---------------------------------------------------------------------------------------------- golden playthroughs
+
+GOLDEN = ROOT / "tests" / "scenarios" / "golden"
+
+
+def golden_record(path, n, seed) -> dict:
+    s, actions = play_random(path, n, seed, check_every=0)
+    sheet = s.score_sheet()
+    return {
+        "variant": path.name,
+        "players": n,
+        "seed": seed,
+        "actions": [s.game.action_text(a) for a in actions],
+        "totals": [p.total for p in sheet.players],
+        "winners": list(sheet.winners),
+        "counters": dict(sorted(s.counters.items())),
+    }
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=lambda p: p.stem)
+def test_golden_playthrough_replays_to_the_same_result(path):
+    """A recorded random game: every action must still be legal and lead to the same scores.
+
+    Regenerate after an intended rule change with TTR_UPDATE_GOLDEN=1 (and say why in the commit).
+    """
+    import os
+
+    n = load_variant(path)[0].players.min
+    target = GOLDEN / f"{path.stem}-{n}p-seed1.json"
+    if os.environ.get("TTR_UPDATE_GOLDEN") or not target.exists():
+        target.write_text(json.dumps(golden_record(path, n, 1), indent=1) + "\n", encoding="utf-8")
+    record = json.loads(target.read_text(encoding="utf-8"))
+    g = game(path, n)
+    s = g.new_initial_state(record["seed"])
+    for i, text in enumerate(record["actions"]):
+        for a in g.parse_actions(text, s):
+            assert a in s.legal_actions(), f"action {i} '{text}' is no longer legal"
+            s.apply(a)
+    assert s.is_terminal()
+    sheet = s.score_sheet()
+    assert [p.total for p in sheet.players] == record["totals"]
+    assert list(sheet.winners) == record["winners"]
+    assert dict(sorted(s.counters.items())) == record["counters"]
