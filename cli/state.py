@@ -37,7 +37,7 @@ def command() -> None:
     """Set up, inspect and advance game positions (state files) with the reference engine.
 
     Actions are written in a short notation, e.g. `draw blind`, `draw faceup 2`,
-    `claim paris-wien pink 3pink`, `tickets`, `keep 0 2`, `station wien 2red`,
+    `claim athina-sofia pink 3pink`, `tickets`, `keep 0 2`, `station wien 2red`,
     `tunnel pay 1loco`, `pass` (docs/engine.md lists them all).
     """
 

@@ -1,6 +1,6 @@
 """The short text notation of actions (docs/engine.md, "Action notation").
 
-    draw blind | draw faceup 2 | claim paris-wien pink 3pink | claim atlanta-raleigh gray.1 2red+1loco
+    draw blind | draw faceup 2 | claim athina-sofia pink 3pink | claim atlanta-raleigh gray.1 1red+1loco
     tickets | tickets 2 2 | keep 0 2 | station wien 2red | tunnel pay 1loco | tunnel abandon
     passenger kassel | passenger skip | move kassel fulda wurzburg | move stop | flag blue | flag skip | pass
 
@@ -174,7 +174,7 @@ def _parse_one(game: Game, tok: list[str], state: State | None) -> list[Action]:
         raise NotationError("write `draw blind` or `draw faceup N` (N = slot 0-4)")
     if verb == "claim":
         if len(args) < 2:
-            raise NotationError("write `claim ROUTE [TRACK] PAYMENT`, e.g. `claim paris-wien pink 3pink`")
+            raise NotationError("write `claim ROUTE [TRACK] PAYMENT`, e.g. `claim athina-sofia pink 3pink`")
         route = _route(game, args[0])
         rest = args[1:]
         if len(rest) >= 2 or not _PART.match(rest[0].split("+")[0]) and rest[0] != "0":
