@@ -41,6 +41,17 @@ def test_bad_fixture_gives_exactly_the_expected_diagnostics(path: Path) -> None:
     assert _found(path) == _expected(path)
 
 
+@pytest.mark.parametrize("path", [p for p in BAD if p.suffix == ".yaml"], ids=lambda p: p.name)
+def test_bad_fixture_reads_the_same_without_libyaml(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PyYAML without its C extension (some platforms) must give the same diagnostics."""
+    import yaml
+
+    from ttr_maps.load import source
+
+    monkeypatch.setattr(source, "_Parser", yaml.SafeLoader)
+    assert _found(path) == _expected(path)
+
+
 @pytest.mark.parametrize("path", BAD, ids=lambda p: p.name)
 def test_bad_fixture_is_not_ok(path: Path) -> None:
     r = load(path)

@@ -244,33 +244,34 @@ class _YamlReader:
         self.root: Any = None
 
     def read(self) -> None:
-        loader = _Parser(self.text)
+        loader = None
         try:
+            loader = _Parser(self.text)  # the pure-Python reader checks the characters here already
             while True:
-                try:
-                    event = loader.get_event()
-                except yaml.MarkedYAMLError as e:
-                    mark = e.problem_mark or e.context_mark
-                    pos = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-                    problem = e.problem or e.context or "invalid syntax"
-                    context = f" ({e.context})" if e.context and e.problem else ""
-                    self.src.add(pos, "P006", f"YAML syntax error: {problem}{context}; check the indentation, colons and brackets here")
-                    raise _Stop from None
-                except yaml.reader.ReaderError as e:
-                    # libyaml counts this position in bytes: find the character ourselves.
-                    bad = _NON_PRINTABLE.search(self.text)
-                    pos = _LineIndex(self.text).pos(bad.start()) if bad else (1, 1)
-                    char = f" U+{ord(bad.group()):04X}" if bad else ""
-                    self.src.add(pos, "P006", f"YAML syntax error: {e.reason} (character{char}); remove it")
-                    raise _Stop from None
-                except yaml.YAMLError as e:
-                    self.src.add((1, 1), "P006", f"YAML syntax error: {e}")
-                    raise _Stop from None
+                event = loader.get_event()
                 if event is None or isinstance(event, yaml.StreamEndEvent):
                     break
                 self._event(event)
+        except yaml.MarkedYAMLError as e:
+            mark = e.problem_mark or e.context_mark
+            pos = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            problem = e.problem or e.context or "invalid syntax"
+            context = f" ({e.context})" if e.context and e.problem else ""
+            self.src.add(pos, "P006", f"YAML syntax error: {problem}{context}; check the indentation, colons and brackets here")
+            raise _Stop from None
+        except yaml.reader.ReaderError as e:
+            # libyaml counts this position in bytes: find the character ourselves.
+            bad = _NON_PRINTABLE.search(self.text)
+            pos = _LineIndex(self.text).pos(bad.start()) if bad else (1, 1)
+            char = f" U+{ord(bad.group()):04X}" if bad else ""
+            self.src.add(pos, "P006", f"YAML syntax error: {e.reason} (character{char}); remove it")
+            raise _Stop from None
+        except yaml.YAMLError as e:
+            self.src.add((1, 1), "P006", f"YAML syntax error: {e}")
+            raise _Stop from None
         finally:
-            loader.dispose()
+            if loader is not None:
+                loader.dispose()
         self.src.data = self.root
 
     def _event(self, ev: yaml.Event) -> None:
