@@ -44,15 +44,15 @@ PASS = Pass()
 PH_TURN, PH_SECOND, PH_KEEP, PH_SETUP_MIX, PH_TUNNEL, PH_FLAG, PH_PASSENGER, PH_JOURNEY, PH_OVER = range(9)
 PHASE_NAMES = ("turn", "second-draw", "keep-tickets", "announce-mix", "tunnel", "flag", "place-passenger", "journey", "over")
 PHASE_DOC = {
-    PH_TURN: "the start of a turn: draw cards, claim a route, draw tickets, build a station or move a passenger",
-    PH_SECOND: "the second card of a draw",
+    PH_TURN: "at the start of a turn (draw cards, claim a route, draw tickets, build a station or move a passenger)",
+    PH_SECOND: "taking the second card of a draw",
     PH_KEEP: "choosing which offered tickets to keep",
     PH_SETUP_MIX: "announcing the mix of starting tickets",
     PH_TUNNEL: "paying a tunnel's extra cards or abandoning it",
-    PH_FLAG: "setting a paid card aside for a French flag",
-    PH_PASSENGER: "placing a passenger after a claim",
-    PH_JOURNEY: "a passenger's journey",
-    PH_OVER: "the game is over",
+    PH_FLAG: "deciding whether to set a paid card aside for a French flag",
+    PH_PASSENGER: "deciding where to place a passenger after a claim",
+    PH_JOURNEY: "moving a passenger",
+    PH_OVER: "done: the game is over",
 }
 
 # Names of the open cases of RULES.md 6 counted in every game record (docs/engine.md).

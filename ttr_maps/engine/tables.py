@@ -190,7 +190,10 @@ class Tables:
 
     def payment_counts(self, payment: Payment) -> tuple[int, int, int, int, int] | None:
         """(colour, n_colour, n_loco, n_big, n_passenger) of a payment, or None if it mixes colours or is malformed."""
-        pid = self._pay_by_tuple.get(payment)
+        try:
+            pid = self._pay_by_tuple.get(payment)
+        except TypeError:  # unhashable (e.g. lists): read it item by item below
+            pid = None
         if pid is not None:
             return self._pay_counts[pid]
         color, nc, nl, nb, npass = -1, 0, 0, 0, 0
@@ -199,7 +202,7 @@ class Tables:
         except TypeError:
             return None
         for item in items:
-            if not (isinstance(item, tuple) and len(item) == 2):
+            if not (isinstance(item, (tuple, list)) and len(item) == 2):
                 return None
             kind, n = item
             if not isinstance(n, int) or isinstance(n, bool) or n < 0 or n > 60:
