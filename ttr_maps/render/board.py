@@ -195,8 +195,8 @@ def draw_title(pen: Pen, g: Any, blk: Block, plan: BoardPlan) -> None:
     car = plan.car
     title = plan.options.text(plan.board.meta.title) or "Untitled board"
     cx = blk.x + blk.w / 2
-    pen.text(g, title, cx, blk.y + car * 0.86, car * 0.7, bold=True, family=TITLE_STACK, fill=FRAME)
-    pen.text(g, SUBTITLE, cx, blk.y + car * 1.2, car * 0.18, italic=True, fill=INK_SOFT)
+    pen.text(g, title, cx, blk.y + car * 0.16 + blk.size, blk.size, bold=True, family=TITLE_STACK, fill=FRAME)
+    pen.text(g, SUBTITLE, cx, blk.y + car * 0.5 + blk.size, car * 0.18, italic=True, fill=INK_SOFT)
 
 
 def draw_key(pen: Pen, g: Any, blk: Block, plan: BoardPlan) -> None:

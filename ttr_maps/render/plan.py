@@ -23,7 +23,7 @@ from ..model.board import Board, Place, Route
 from ..model.variant import Variant
 from .palette import Palette
 from .paths import Polyline, arc_angle, arc_points, offset, smooth
-from .text import clean, pdf_safe, text_width
+from .text import clean, fit_size, pdf_safe, text_width
 
 Box = tuple[float, float, float, float]
 
@@ -86,6 +86,7 @@ class TrackPlan:
     color: str
     spaces: list[SpacePlan]
     rail: list[tuple[float, float]]  # the line under the spaces, from the first to the last
+    shift: float = 0.0  # offset from the route's centre line (parallel tracks)
 
 
 @dataclass
@@ -137,6 +138,7 @@ class Block:
     h: float
     x: float = 0.0
     y: float = 0.0
+    size: float = 0.0  # the main font size (the title's)
 
     @property
     def box(self) -> Box:
@@ -241,7 +243,7 @@ def plan_board(board: Board, variant: Variant | None = None, options: BoardOptio
     land_shape = _land(places, routes, car)
     label_boxes = [box(*pp.label.box) for pp in places if pp.label]
     legend_rows = _legend_rows(board, variant, palette)
-    blocks = _size_blocks(board, variant, opts, car, legend_rows)
+    blocks = _size_blocks(board, variant, opts, car, legend_rows, x1 - x0)
     map_box = _place_blocks(blocks, (x0, y0, x1, y1), obstacles + label_boxes, land_shape, car)
 
     land = _land_rings(land_shape.intersection(box(*map_box)))
@@ -355,7 +357,15 @@ def _plan_routes(
                 changed = True
         if not changed:
             break
-    return [options[g][chosen[g]][1] for g in range(len(keys))]
+    return [_with_rails(options[g][chosen[g]][1], clear, car) for g in range(len(keys))]
+
+
+def _with_rails(rp: RoutePlan, clear: float, car: float) -> RoutePlan:
+    """The chosen shape, now with the rail line under each track (skipped for the candidates)."""
+    poly = Polyline(rp.centerline)
+    for t in rp.tracks:
+        _, t.rail = _spaces(poly, t.route, t.color, t.shift, clear, car, rp.shape != "straight", rail=True)
+    return rp
 
 
 def _candidates(
@@ -402,13 +412,13 @@ def _candidates(
         for k, (route, color) in enumerate(tracks_spec):
             shift = ((count - 1) / 2 - k) * spacing
             spaces, rail = _spaces(poly, route, color, shift, clear, car, shape != "straight")
-            tracks.append(TrackPlan(route, color, spaces, rail))
+            tracks.append(TrackPlan(route, color, spaces, rail, shift))
         out.append((pref, RoutePlan(key, shape, [(p[0], p[1]) for p in poly.points], tracks)))
     return out
 
 
 def _spaces(
-    poly: Polyline, route: Route, color: str, shift: float, clear: float, car: float, curved: bool
+    poly: Polyline, route: Route, color: str, shift: float, clear: float, car: float, curved: bool, rail: bool = False
 ) -> tuple[list[SpacePlan], list[tuple[float, float]]]:
     n = route.length
     usable = poly.length - 2 * clear
@@ -426,16 +436,18 @@ def _spaces(
         deg = math.degrees(angle)
         deg = (deg + 90) % 180 - 90
         out.append(SpacePlan(x, y, deg, color, i in locos, route.tunnel))
+    if not rail:
+        return out, []
     a, b = start + pitch * 0.5, start + pitch * (n - 0.5)
     steps = max(1, math.ceil((b - a) / (car * 0.25))) if curved else 1
-    rail = []
+    line = []
     for k in range(steps + 1):
         s = a + (b - a) * k / steps
         pose = poly.at(s)
         if curved:
             pose = type(pose)(pose.x, pose.y, poly.tangent_at(s, car * 0.4))
-        rail.append(offset(pose, shift))
-    return out, rail
+        line.append(offset(pose, shift))
+    return out, line
 
 
 def _plan_tokens(board: Board, places: list[PlacePlan], car: float) -> list[TokenPlan]:
@@ -480,7 +492,7 @@ def _label_size(pp: PlacePlan, car: float) -> tuple[float, bool, bool]:
 def _place_labels(places: list[PlacePlan], obstacles: list[Polygon], opts: BoardOptions, car: float, degree: dict[str, int]) -> None:
     obstacle_arr = np.array(obstacles, dtype=object)
     tree = STRtree(obstacle_arr)
-    placed: list[Polygon] = []
+    placed = BoxGrid(car * 2)
     order = sorted(places, key=lambda pp: (-degree.get(pp.place.id, 0), pp.place.id))
     for pp in order:
         text = opts.text(pp.place.name)
@@ -506,18 +518,43 @@ def _place_labels(places: list[PlacePlan], obstacles: list[Polygon], opts: Board
         assert best is not None
         b = best[1]
         pp.label = LabelPlan(text, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2 + size * 0.36, size, bold, italic, b)
-        placed.append(box(*b))
+        placed.add(b)
 
 
-def _overlap(cand: Box, tree: STRtree, obstacles: np.ndarray, placed: list[Polygon]) -> float:
+class BoxGrid:
+    """Axis-aligned boxes bucketed on a grid, for quick overlap look-ups."""
+
+    def __init__(self, cell: float):
+        self.cell = cell
+        self.cells: dict[tuple[int, int], list[Box]] = {}
+
+    def _keys(self, b: Box):
+        c = self.cell
+        for i in range(math.floor(b[0] / c), math.floor(b[2] / c) + 1):
+            for j in range(math.floor(b[1] / c), math.floor(b[3] / c) + 1):
+                yield (i, j)
+
+    def add(self, b: Box) -> None:
+        for k in self._keys(b):
+            self.cells.setdefault(k, []).append(b)
+
+    def near(self, b: Box) -> set[Box]:
+        return {o for k in self._keys(b) for o in self.cells.get(k, ())}
+
+
+def _box_overlap(a: Box, b: Box) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def _overlap(cand: Box, tree: STRtree, obstacles: np.ndarray, placed: BoxGrid) -> float:
     """The share of the candidate box covered by obstacles and earlier labels."""
     b = box(*cand)
     area = b.area or 1.0
     hits = tree.query(b)
     total = float(shapely.area(shapely.intersection(obstacles[hits], b)).sum()) if len(hits) else 0.0
-    for other in placed:
-        if other.bounds[0] < cand[2] and other.bounds[2] > cand[0] and other.bounds[1] < cand[3] and other.bounds[3] > cand[1]:
-            total += other.intersection(b).area * 1.5
+    total += sum(_box_overlap(cand, other) for other in placed.near(cand)) * 1.5
     return total / area
 
 
@@ -561,12 +598,15 @@ def _legend_rows(board: Board, variant: Variant | None, palette: Palette) -> lis
     return rows
 
 
-def _size_blocks(board: Board, variant: Variant | None, opts: BoardOptions, car: float, legend_rows) -> dict[str, Block]:
+def _size_blocks(
+    board: Board, variant: Variant | None, opts: BoardOptions, car: float, legend_rows, map_w: float
+) -> dict[str, Block]:
     blocks: dict[str, Block] = {}
     if opts.title:
         title = opts.text(board.meta.title) or "Untitled board"
-        tw = max(text_width(title, car * 0.7, True), text_width(SUBTITLE, car * 0.18))
-        blocks["title"] = Block("title", tw + car * 1.0, car * 1.45)
+        size = fit_size(title, car * 0.7, max(map_w * 0.6, car * 8), True)
+        tw = max(text_width(title, size, True), text_width(SUBTITLE, car * 0.18))
+        blocks["title"] = Block("title", tw + car * 1.0, car * 0.75 + size, size=size)
     if opts.legend:
         per_col = math.ceil(len(legend_rows) / 2)
         row_w = max(text_width(t, car * 0.15) for _, t in legend_rows) + car * 0.95
