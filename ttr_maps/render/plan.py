@@ -674,8 +674,16 @@ def _place_blocks(blocks: dict[str, Block], content: Box, obstacles: list[Polygo
             continue
         blk.x, blk.y = best[2], best[3]
         taken.append(box(*blk.box))
+    gap = car * 0.3
+    title = next((b for b in overflow if b.kind == "title"), None)
+    if title is not None:
+        # A title that fits nowhere on the map heads it, centred, in a band of its own.
+        overflow.remove(title)
+        title.x = (x0 + x1 - title.w) / 2
+        title.y = y0 - gap - title.h
+        y0 = title.y - gap
+        x0, x1 = min(x0, title.x - inset), max(x1, title.x + title.w + inset)
     if overflow:
-        gap = car * 0.3
         x = x0 + inset
         y = y1 + gap
         row_h = 0.0
