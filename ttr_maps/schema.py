@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .engine.position_file import PositionFile
 from .engine.statefile import StateFile
 from .model import Board, Variant
 
-SCHEMAS = {"board.schema.json": Board, "variant.schema.json": Variant, "state.schema.json": StateFile}
+SCHEMAS = {"board.schema.json": Board, "variant.schema.json": Variant, "state.schema.json": StateFile, "position.schema.json": PositionFile}
 ID_BASE = "https://ttr-maps.invalid/schemas/"
 
 

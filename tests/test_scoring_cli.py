@@ -1,0 +1,112 @@
+"""`ttr-maps score`: the table, JSON, and bad files as diagnostics with exit 1 (never a traceback)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import ROOT
+from ttr_maps.cli.main import cli
+from ttr_maps.engine.position_file import load_position
+from ttr_maps.engine.scoring import final_score
+
+EXAMPLE = "examples/positions/usa.yaml"
+
+
+@pytest.fixture(autouse=True)
+def at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def run(*args):
+    return CliRunner().invoke(cli, ["score", *args])
+
+
+def test_text_table_shows_each_players_breakdown_and_the_winner():
+    loaded = load_position(EXAMPLE)
+    sheet = final_score(loaded.variant, loaded.board, loaded.position)
+    result = run(EXAMPLE)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    header = next(line for line in lines if all(p.name in line for p in sheet.players))
+    assert header.split() == [p.name for p in sheet.players]
+    total = next(line for line in lines if line.startswith("total"))
+    assert total.split()[1:] == [str(p.total) for p in sheet.players]
+    routes = next(line for line in lines if line.startswith("routes"))
+    assert routes.split()[1:] == [str(p.breakdown["routes"]) for p in sheet.players]
+    assert any(line.startswith("longest path bonus") for line in lines)
+    assert not any(line.startswith(("goods", "French flags", "stations")) for line in lines)  # not USA rules
+    (winner,) = sheet.winners
+    assert f"Winner: {sheet.players[winner].name} with {sheet.players[winner].total} points" in result.output
+
+
+def test_json_has_the_same_numbers():
+    loaded = load_position(EXAMPLE)
+    sheet = final_score(loaded.variant, loaded.board, loaded.position)
+    result = run(EXAMPLE, "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [p["total"] for p in data["players"]] == [p.total for p in sheet.players]
+    assert [p["breakdown"] for p in data["players"]] == [p.breakdown for p in sheet.players]
+    assert data["winners"] == [sheet.players[i].name for i in sheet.winners]
+    for p in data["players"]:
+        assert p["total"] == sum(p["breakdown"].values())
+
+
+def test_stations_are_shown_with_what_they_borrow():
+    result = run("tests/positions/good/europe.yaml")
+    assert result.exit_code == 0, result.output
+    assert "stations not built" in result.output
+    assert "station in pamplona: borrows marseille-pamplona" in result.output
+    assert "station in lisboa: borrows nothing" in result.output
+
+
+def test_a_shared_win_is_reported(tmp_path):
+    (tmp_path / "tie.yaml").write_text(
+        "format: ttr-position/1\n"
+        f"variant: {ROOT / 'maps' / 'variants' / 'paris.yaml'}\n"
+        "players:\n"
+        "  - {name: Ann, routes: [louvre-saint-germain]}\n"
+        "  - {name: Bob, routes: [saint-germain-luxembourg]}\n",
+        encoding="utf-8",
+    )
+    result = run(str(tmp_path / "tie.yaml"))
+    assert result.exit_code == 0, result.output
+    assert "Shared win: Ann, Bob with 1 points each" in result.output
+
+
+def test_bad_file_gives_positioned_diagnostics_and_exit_1():
+    result = CliRunner().invoke(cli, ["score", "tests/positions/bad/q013-track-color-needed.yaml"])
+    assert result.exit_code == 1
+    assert "tests/positions/bad/q013-track-color-needed.yaml:5:14: error Q013" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_bad_file_as_json():
+    result = run("tests/positions/bad/q011-unknown-route.yaml", "--format", "json")
+    assert result.exit_code == 1
+    codes = [d["code"] for d in json.loads(result.output)]
+    assert codes == ["Q011", "Q011"]
+
+
+@pytest.mark.parametrize("target, code", [("no/such/game.yaml", "P001"), ("tests", "P002"), ("maps/variants/usa.yaml", "Q003")])
+def test_wrong_files_are_exit_1(target, code):
+    result = run(target)
+    assert result.exit_code == 1
+    assert f" {code} " in result.output
+    assert "Traceback" not in result.output
+
+
+def test_warnings_do_not_stop_scoring():
+    result = run("tests/positions/bad/q060-player-count.yaml")
+    assert result.exit_code == 0
+    assert "warning Q060" in result.output
+    assert "Winner: Ann" in result.output
+
+
+def test_help_names_the_command():
+    result = CliRunner().invoke(cli, ["--help"])
+    assert "score" in result.output
+    assert run("--help").exit_code == 0
