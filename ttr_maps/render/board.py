@@ -106,7 +106,7 @@ def draw_routes(pen: Pen, parent: Any, plan: BoardPlan) -> None:
                     attrs.update(stroke="#141414", stroke_width=n(w * 0.14), stroke_dasharray=f"{n(w * 0.28)} {n(w * 0.16)}")
                 pen.rect(rg, -l / 2, -w / 2, l, w, r, transform=rotated(s.x, s.y, s.angle), **attrs)
                 if s.loco:
-                    k = w * 0.82
+                    k = w * 1.1
                     pen.path(rg, glyphs.LOCOMOTIVE, fill=LOCO_MARK, transform=f"{rotated(s.x, s.y, s.angle)} scale({n(k)})")
                     pen.path(rg, glyphs.LOCOMOTIVE_WINDOW, fill=sw.fill, transform=f"{rotated(s.x, s.y, s.angle)} scale({n(k)})")
                 elif plan.options.colorblind and sw.letter and t.color != GRAY:
@@ -225,7 +225,7 @@ def key_icon(pen: Pen, g: Any, kind: str, x: float, y: float, plan: BoardPlan) -
     elif kind == "ferry":
         sw = plan.palette[GRAY]
         pen.rect(g, x - l / 2, y - w / 2, l, w, w * 0.2, fill=sw.fill, stroke=sw.stroke, stroke_width=n(w * 0.08))
-        pen.path(g, glyphs.LOCOMOTIVE, fill=LOCO_MARK, transform=f"translate({n(x)} {n(y)}) scale({n(w * 0.85)})")
+        pen.path(g, glyphs.LOCOMOTIVE, fill=LOCO_MARK, transform=f"translate({n(x)} {n(y)}) scale({n(w * 1.1)})")
     elif kind == "tunnel":
         sw = plan.palette[GRAY]
         pen.rect(g, x - l / 2, y - w / 2, l, w, w * 0.2, fill=sw.fill, stroke="#141414", stroke_width=n(w * 0.14),
