@@ -16,7 +16,7 @@ from ..model.variant import Variant
 from . import glyphs
 from .palette import CITY_RING, FRAME, FRAME_LIGHT, INK, INK_SOFT, LAND, LAND_EDGE, PAPER, Palette, darker, lighter
 from .plan import BoardOptions, BoardPlan, plan_board
-from .rules import brief, wild_name
+from .rules import notes, turn_actions, wild_name
 from .svg import Pen, circle_d, n, path_d
 from .text import TITLE_STACK, fit_size, wrap
 
@@ -316,24 +316,28 @@ def draw_summary(pen: Pen, g: Any, card: Card, ctx: CardContext) -> None:
     v = h / 88
     title = ctx.text(variant.name)
     pen.text(g, title, w / 2, 8.6 * v, fit_size(title, 4.4 * u, w - 10 * u, True), bold=True, family=TITLE_STACK, fill=FRAME)
-    pen.text(g, "On your turn, do one:", 5 * u, 13.6 * v, 2.7 * u, anchor="start", bold=True, fill=INK)
-    lines = [ctx.text(s) for s in brief(variant)]
+    groups = [("On your turn, do one:", turn_actions(variant)), ("Good to know:", notes(variant))]
+    groups = [(head, [ctx.text(s) for s in lines]) for head, lines in groups if lines]
     table = sorted(variant.scoring.routes.items())
-    top, bottom = 16.5 * v, 66 * v
+    top, bottom = 11 * v, 66 * v
     size = 2.5 * u
     while True:
-        wrapped = [wrap(s, size, w - 14 * u) for s in lines]
-        need = sum(len(x) for x in wrapped) * size * 1.22 + len(wrapped) * size * 0.35
+        wrapped = [(head, [wrap(s, size, w - 14 * u) for s in lines]) for head, lines in groups]
+        need = sum(size * 1.9 + sum(len(x) * size * 1.22 + size * 0.35 for x in paras) for _, paras in wrapped)
         if need <= bottom - top or size < 1.2 * u:
             break
         size *= 0.94
-    y = top + size
-    for para in wrapped:
-        pen.circle(g, 6 * u, y - size * 0.33, size * 0.22, fill=FRAME)
-        for line in para:
-            pen.text(g, line, 8 * u, y, size, anchor="start", fill=INK)
+    y = top
+    for head, paras in wrapped:
+        y += size * 1.5
+        pen.text(g, head, 5 * u, y, size * 1.08, anchor="start", bold=True, fill=INK)
+        y += size * 0.4
+        for para in paras:
             y += size * 1.22
-        y += size * 0.35
+            pen.circle(g, 6 * u, y - size * 0.33, size * 0.22, fill=FRAME)
+            for k, line in enumerate(para):
+                pen.text(g, line, 8 * u, y + k * size * 1.22, size, anchor="start", fill=INK)
+            y += (len(para) - 1) * size * 1.22 + size * 0.35
     # Route scoring table.
     pen.text(g, "Route scoring", 5 * u, 70.2 * v, 2.7 * u, anchor="start", bold=True, fill=INK)
     cols = len(table)

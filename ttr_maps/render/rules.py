@@ -70,15 +70,30 @@ def turn_actions(variant: Variant) -> list[str]:
 
 
 def brief(variant: Variant) -> list[str]:
-    """A few short lines for the summary card."""
-    out = turn_actions(variant)
+    """A few short lines for the summary card: the turn's actions, then `notes`."""
+    return turn_actions(variant) + notes(variant)
+
+
+def notes(variant: Variant) -> list[str]:
+    """Special cards and flags, the end trigger and the final scoring, a line each."""
     extras = []
     if variant.cards.big_locomotives.count:
         extras.append(f"+4 {wild_name(variant)}s are wild only on routes of {variant.cards.big_locomotives.min_length} or more.")
     if variant.flags.colors and variant.flags.points:
         extras.append(f"Flags: keep one {'/'.join(variant.flags.colors)} card after such a route; a full set scores {variant.flags.points}.")
     extras.append(f"With {variant.end.trains_at_most} or fewer {'buses' if variant.trains <= 20 else 'trains'} left, everyone gets one last turn.")
-    return out + extras
+    b = variant.scoring.bonuses
+    bonuses = []
+    if b.longest_path:
+        bonuses.append(f"longest path +{b.longest_path}")
+    if b.most_tickets:
+        bonuses.append(f"most tickets done +{b.most_tickets}")
+    if variant.stations.count and variant.stations.unused_points:
+        bonuses.append(f"each station not built +{variant.stations.unused_points}")
+    if b.goods:
+        bonuses.append("goods at face value")
+    extras.append("At the end: tickets + or - their value" + ("; " + ", ".join(bonuses) if bonuses else "") + ".")
+    return extras
 
 
 def sections(variant: Variant, board: Board) -> list[tuple[str, list[str]]]:
