@@ -362,3 +362,63 @@ def test_bad_position_is_a_clear_error():
         final_score(g.variant, g.board, Position((PlayerPosition(claims=((5, 0),)),)))
     with pytest.raises(ScoringError, match="two tracks"):
         final_score(g.variant, g.board, Position((PlayerPosition(claims=((0, 0), (0, 0))),)))
+
+
+# --- station search against brute force -----------------------------------------
+
+
+def brute_best_ticket_points(board, countries, tickets, me, opponent_routes):
+    """Every combination of one opponent route (or none) per station, checked with networkx."""
+    import itertools
+
+    import networkx as nx
+
+    def node(place, r):
+        return (place, r) if place in countries else place
+
+    options = [[None] + [r for r in opponent_routes if place in board.routes[r].ends] for place in me.stations]
+    best = None
+    for combo in itertools.product(*options):
+        g = nx.Graph()
+        for r in [r for r, _t in me.claims] + [r for r in combo if r is not None]:
+            a, b = board.routes[r].ends
+            g.add_edge(node(a, r), node(b, r))
+        points = 0
+        for i in me.tickets:
+            t = tickets[i]
+            xs = [n for n in g if n == t.from_ or (isinstance(n, tuple) and n[0] == t.from_)]
+            ys = [n for n in g if n == t.to or (isinstance(n, tuple) and n[0] == t.to)]
+            points += t.points if any(nx.has_path(g, x, y) for x in xs for y in ys) else -t.points
+        best = points if best is None else max(best, points)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_station_search_matches_brute_force(seed):
+    import random
+
+    rng = random.Random(seed)
+    names = [f"p{i}" for i in range(rng.randint(4, 8))]
+    countries = set(rng.sample(names, rng.randint(0, 2)))
+    routes = set()
+    for _ in range(rng.randint(5, 14)):
+        a, b = rng.sample(names, 2)
+        if not (a in countries and b in countries):
+            routes.add(tuple(sorted((a, b))))
+    routes = sorted(routes)
+    tickets = {tuple(rng.sample(names, 2)) for _ in range(6)}
+    board = make_board([(a, b, rng.randint(1, 4)) for a, b in routes], [(a, b, rng.randint(1, 12)) for a, b in sorted(tickets)], countries)
+    variant = make_variant(**EUROPE_RULES)
+    all_t = all_tickets(variant, board)
+    order = list(range(len(routes)))
+    rng.shuffle(order)
+    cut = rng.randint(0, len(order))
+    me = PlayerPosition(
+        claims=tuple((r, 0) for r in order[:cut]),
+        stations=tuple(rng.sample(names, rng.randint(1, 3))),
+        tickets=tuple(range(len(all_t))),
+    )
+    other = PlayerPosition(claims=tuple((r, 0) for r in order[cut:]))
+    sheet = final_score(variant, board, Position((me, other)))
+    got = sheet.players[0].breakdown["tickets_completed"] + sheet.players[0].breakdown["tickets_failed"]
+    assert got == brute_best_ticket_points(board, frozenset(countries), all_t, me, order[cut:])

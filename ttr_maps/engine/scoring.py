@@ -23,7 +23,7 @@ Decisions where the rules are silent are in docs/scoring.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Hashable, Iterable
 
 from ..model.board import Board, Ticket
@@ -74,7 +74,6 @@ class ScoreSheet:
     players: tuple[PlayerScore, ...]
     winners: tuple[int, ...]
     tie_break_used: str | None = None  # the tie-break that settled it; None: no tie, or a shared one
-    notes: tuple[str, ...] = field(default=())
 
 
 class ScoringError(ValueError):
@@ -183,17 +182,13 @@ class _Option:
 
 
 class _Partition:
-    """Union-find over places; a country is split into one dead end per route into it."""
+    """Union-find over the network's nodes (see `_route_nodes`)."""
 
-    def __init__(self) -> None:
-        self.parent: dict[Hashable, Hashable] = {}
-        self.leaves: dict[str, list[Hashable]] = {}
+    def __init__(self, parent: dict[Hashable, Hashable] | None = None) -> None:
+        self.parent: dict[Hashable, Hashable] = parent or {}
 
     def copy(self) -> _Partition:
-        new = _Partition()
-        new.parent = dict(self.parent)
-        new.leaves = {k: list(v) for k, v in self.leaves.items()}
-        return new
+        return _Partition(dict(self.parent))
 
     def find(self, x: Hashable) -> Hashable:
         parent = self.parent
@@ -203,30 +198,17 @@ class _Partition:
             x = parent[x]
         return x
 
-    def node(self, place: str, route: int, countries: frozenset[str]) -> Hashable:
-        if place in countries:
-            leaf = (place, route)
-            self.leaves.setdefault(place, []).append(leaf)
-            return leaf
-        return place
-
     def join(self, a: Hashable, b: Hashable) -> None:
         ra, rb = self.find(a), self.find(b)
         if ra != rb:
             self.parent[ra] = rb
 
-    def ends(self, place: str, countries: frozenset[str]) -> set[Hashable]:
-        if place in countries:
-            return {self.find(leaf) for leaf in self.leaves.get(place, ())}
-        return {self.find(place)}
 
-    def connected(self, a: str, b: str, countries: frozenset[str]) -> bool:
-        return bool(self.ends(a, countries) & self.ends(b, countries))
-
-
-def _add_route(part: _Partition, board: Board, route: int, countries: frozenset[str]) -> None:
-    r = board.routes[route]
-    part.join(part.node(r.from_, route, countries), part.node(r.to, route, countries))
+def _route_nodes(board: Board, route: int, countries: frozenset[str]) -> tuple[Hashable, Hashable]:
+    """The two nodes a route joins: a city is one node; a country is one dead end per route into it,
+    so no path passes through a country."""
+    a, b = board.routes[route].ends
+    return ((a, route) if a in countries else a, (b, route) if b in countries else b)
 
 
 def _ticket_options(
@@ -239,58 +221,63 @@ def _ticket_options(
 ) -> list[_Option]:
     """Every useful outcome of the player's station borrowings: the Pareto front of (points, completed count).
 
-    Sorted best first: most ticket points, then most completed tickets.
+    Sorted best first: most ticket points, then most completed tickets. The search
+    is exhaustive but never explores one situation twice: what is left to decide
+    depends only on which nodes that matter are already connected.
     """
+    owned = {r for r, _t in player.claims}
+    others = {r for s, other in enumerate(position.players) if s != seat for r, _t in other.claims} - owned
+    stations = [(place, sorted(r for r in others if place in board.routes[r].ends)) for place in player.stations]
+    used_routes = owned | {r for _p, routes in stations for r in routes}
+    nodes_of: dict[str, list[Hashable]] = {}
+    for r in used_routes:
+        for node in _route_nodes(board, r, countries):
+            nodes_of.setdefault(node[0] if isinstance(node, tuple) else node, []).append(node)
+
     own = _Partition()
-    owned_routes = {r for r, _t in player.claims}
-    for r in owned_routes:
-        _add_route(own, board, r, countries)
-
-    others: set[int] = set()
-    for other_seat, other in enumerate(position.players):
-        if other_seat != seat:
-            others.update(r for r, _t in other.claims)
-    candidates = []
-    for place in player.stations:
-        touching = sorted(
-            r for r in others - owned_routes if place in board.routes[r].ends
-        )
-        candidates.append((place, touching))
-
+    for r in owned:
+        own.join(*_route_nodes(board, r, countries))
     mine = sorted(player.tickets)
+    ticket_nodes = [(nodes_of.get(tickets[i].from_, []), nodes_of.get(tickets[i].to, [])) for i in mine]
+    relevant = sorted({n for pair in ticket_nodes for side in pair for n in side} | {n for r in used_routes - owned for n in _route_nodes(board, r, countries)}, key=repr)
 
     def evaluate(part: _Partition) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
-        done = tuple(i for i in mine if part.connected(tickets[i].from_, tickets[i].to, countries))
-        missed = tuple(i for i in mine if i not in done)
+        done, missed = [], []
+        for i, (xs, ys) in zip(mine, ticket_nodes):
+            (done if {part.find(x) for x in xs} & {part.find(y) for y in ys} else missed).append(i)
         points = sum(tickets[i].points for i in done) - sum(tickets[i].points for i in missed)
-        return points, done, missed
+        return points, tuple(done), tuple(missed)
 
     results: dict[tuple[int, int], _Option] = {}
+    seen: set[tuple] = set()
 
     def search(k: int, part: _Partition, chosen: tuple[Borrowing, ...]) -> None:
-        if k == len(candidates):
-            points, done, missed = evaluate(part)
-            key = (points, len(done))
-            if key not in results:
-                results[key] = _Option(points, done, missed, chosen)
+        labels: dict[Hashable, int] = {}
+        situation = (k, tuple(labels.setdefault(part.find(n), len(labels)) for n in relevant))
+        if situation in seen:
             return
-        place, routes = candidates[k]
+        seen.add(situation)
+        points, done, missed = evaluate(part)
+        if k == len(stations) or not missed:
+            rest = tuple(Borrowing(place, None) for place, _r in stations[k:])
+            results.setdefault((points, len(done)), _Option(points, done, missed, chosen + rest))
+            return
+        place, routes = stations[k]
         effects: set[frozenset] = set()
         for r in routes:
-            probe = part.copy()
-            a = probe.node(board.routes[r].from_, r, countries)
-            b = probe.node(board.routes[r].to, r, countries)
-            effect = frozenset((probe.find(a), probe.find(b)))
+            a, b = _route_nodes(board, r, countries)
+            effect = frozenset((part.find(a), part.find(b)))
             if len(effect) == 1 or effect in effects:
                 continue  # joins nothing new, or the same two networks as a route already tried
             effects.add(effect)
+            probe = part.copy()
             probe.join(a, b)
             search(k + 1, probe, chosen + (Borrowing(place, r),))
         if not effects:  # borrowing only ever adds connections, so "nothing" is tried only when nothing helps
             search(k + 1, part, chosen + (Borrowing(place, None),))
 
     search(0, own, ())
-    front = []
+    front: list[_Option] = []
     for key in sorted(results, reverse=True):
         if not front or key[1] > front[-1].count:
             front.append(results[key])
