@@ -7,6 +7,7 @@ import json
 import click
 
 from ttr_maps.diagnostics import Severity
+from ttr_maps.engine.position import all_tickets
 from ttr_maps.engine.position_file import load_position
 from ttr_maps.engine.scoring import ScoreSheet, ScoringError, final_score
 from ttr_maps.report import render
@@ -120,8 +121,6 @@ def _winner_line(sheet: ScoreSheet) -> str:
 
 
 def _tickets(loaded):
-    from ttr_maps.engine.position import all_tickets
-
     return all_tickets(loaded.variant, loaded.board)
 
 
