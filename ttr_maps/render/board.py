@@ -173,6 +173,9 @@ def draw_labels(pen: Pen, parent: Any, plan: BoardPlan) -> None:
 def draw_blocks(pen: Pen, parent: Any, plan: BoardPlan) -> None:
     for blk in plan.blocks.values():
         g = pen.group(parent, id=f"legend-{blk.kind}")
+        if blk.kind == "compass":
+            draw_compass(pen, g, blk, plan)
+            continue
         panel(pen, g, blk, plan)
         if blk.kind == "title":
             draw_title(pen, g, blk, plan)
@@ -180,6 +183,29 @@ def draw_blocks(pen: Pen, parent: Any, plan: BoardPlan) -> None:
             draw_key(pen, g, blk, plan)
         elif blk.kind == "scoring":
             draw_scoring(pen, g, blk, plan)
+
+
+def draw_compass(pen: Pen, g: Any, blk: Block, plan: BoardPlan) -> None:
+    """A compass rose (north is up: board y grows southwards)."""
+    car = plan.car
+    cx, cy = blk.x + blk.w / 2, blk.y + blk.h * 0.58
+    r = blk.w * 0.42
+    pen.circle(g, cx, cy, r, fill=PAPER, fill_opacity="0.55", stroke=FRAME, stroke_width=n(car * 0.03))
+    pen.circle(g, cx, cy, r * 0.8, fill="none", stroke=FRAME_LIGHT, stroke_width=n(car * 0.015))
+    # The diagonals: an eight-pointed star behind the four main points.
+    star = []
+    for k in range(8):
+        a, f = math.pi / 4 + k * math.pi / 4, (0.62 if k % 2 == 0 else 0.14)
+        star.append((cx + math.cos(a) * r * f, cy + math.sin(a) * r * f))
+    pen.polygon(g, star, fill=FRAME_LIGHT)
+    for k in range(4):
+        a = -math.pi / 2 + k * math.pi / 2
+        tip = (cx + math.cos(a) * r * 0.95, cy + math.sin(a) * r * 0.95)
+        left = (cx + math.cos(a - math.pi / 2) * r * 0.16, cy + math.sin(a - math.pi / 2) * r * 0.16)
+        right = (cx + math.cos(a + math.pi / 2) * r * 0.16, cy + math.sin(a + math.pi / 2) * r * 0.16)
+        pen.polygon(g, [(cx, cy), left, tip], fill=FRAME)
+        pen.polygon(g, [(cx, cy), tip, right], fill="#d9b865" if k else CITY_RING)
+    pen.text(g, "N", cx, blk.y + car * 0.2, car * 0.2, bold=True, family=TITLE_STACK, fill=FRAME)
 
 
 def panel(pen: Pen, g: Any, blk: Block, plan: BoardPlan) -> None:

@@ -607,6 +607,8 @@ def _size_blocks(
         size = fit_size(title, car * 0.7, max(map_w * 0.6, car * 8), True)
         tw = max(text_width(title, size, True), text_width(SUBTITLE, car * 0.18))
         blocks["title"] = Block("title", tw + car * 1.0, car * 0.75 + size, size=size)
+    if opts.title:
+        blocks["compass"] = Block("compass", car * 1.3, car * 1.5)
     if opts.legend:
         per_col = math.ceil(len(legend_rows) / 2)
         row_w = max(text_width(t, car * 0.15) for _, t in legend_rows) + car * 0.95
@@ -649,12 +651,15 @@ def _place_blocks(blocks: dict[str, Block], content: Box, obstacles: list[Polygo
     taken: list[Polygon] = []
     overflow: list[Block] = []
     inset = car * 0.25
-    for name in ("title", "scoring", "key"):
+    for name in ("title", "scoring", "key", "compass"):
         blk = blocks.get(name)
         if blk is None:
             continue
         if blk.w > (x1 - x0) - 2 * inset or blk.h > (y1 - y0) - 2 * inset:
-            overflow.append(blk)
+            if name == "compass":
+                del blocks[name]
+            else:
+                overflow.append(blk)
             continue
         xs = (x0 + inset, (x0 + x1 - blk.w) / 2, x1 - inset - blk.w)
         ys = (y0 + inset, (y0 + y1 - blk.h) / 2, y1 - inset - blk.h)
@@ -670,7 +675,10 @@ def _place_blocks(blocks: dict[str, Block], content: Box, obstacles: list[Polygo
                 best = (cost, frac, bx, by)
         assert best is not None
         if best[1] > 0.002:
-            overflow.append(blk)
+            if name == "compass":  # a decoration: left out when there is no free spot
+                del blocks[name]
+            else:
+                overflow.append(blk)
             continue
         blk.x, blk.y = best[2], best[3]
         taken.append(box(*blk.box))
