@@ -10,6 +10,7 @@ from ttr_maps.diagnostics import Severity
 from ttr_maps.engine.position import all_tickets
 from ttr_maps.engine.position_file import load_position
 from ttr_maps.engine.scoring import ScoreSheet, ScoringError, final_score
+from ttr_maps.model.variant import TIE_BREAK_WORDS
 from ttr_maps.report import render
 
 ROWS = (
@@ -23,12 +24,6 @@ ROWS = (
     ("flags", "French flags"),
 )
 
-TIE_BREAK_WORDS = {
-    "most-tickets": "most completed tickets",
-    "fewest-stations": "fewest stations built",
-    "longest-path": "longest path",
-    "most-goods": "most goods points",
-}
 
 
 @click.command("score")
@@ -91,7 +86,7 @@ def _as_text(loaded, sheet: ScoreSheet) -> str:
     lines.append(f"{'total':<{label_width}}" + " ".join(f"{p.total:>{width}}" for p in sheet.players))
     lines.append("")
     lines.append(_winner_line(sheet))
-    trail_matters = variant.scoring.bonuses.longest_path > 0 or "longest-path" in variant.scoring.tie_breaks
+    trail_matters = variant.scoring.bonuses.longest_path > 0 or {"longest-path", "longest-path-bonus"} & set(variant.scoring.tie_breaks)
     for p in sheet.players:
         lines.append("")
         kept = len(p.completed) + len(p.failed)

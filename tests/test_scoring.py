@@ -304,6 +304,28 @@ def test_tie_broken_by_fewest_stations_before_longest_path():
     assert sheet.tie_break_used == "fewest-stations"
 
 
+def test_longest_path_bonus_tie_break_wins_only_with_the_bonus():
+    # Europe breaks the last tie by who received the European Express card, USA by the longer trail.
+    # C holds the bonus (trail 4) but scores less; A (trail 3) and B (trail 2) tie on points.
+    rules = {"scoring": {"bonuses": {"longest_path": 10}}}
+    a = dict(routes=[("j", "k")], route_points=20)
+    b = dict(routes=[("a", "b")], route_points=20)
+    c = dict(routes=[("h", "i")], route_points=0)
+    usa = tie_game(["most-tickets", "longest-path"], **rules)
+    europe = tie_game(["most-tickets", "longest-path-bonus"], **rules)
+    sheet = usa.score(usa.player("A", **a), usa.player("B", **b), usa.player("C", **c))
+    assert sheet.players[2].breakdown["longest_path"] == 10 and sheet.players[0].total == sheet.players[1].total
+    assert sheet.winners == (0,)
+    sheet = europe.score(europe.player("A", **a), europe.player("B", **b), europe.player("C", **c))
+    assert sheet.winners == (0, 1)
+    # When one of the tied players holds the bonus, that player wins under either rule.
+    a_bonus = dict(routes=[("j", "k"), ("k", "l"), ("e", "f"), ("f", "g")], route_points=20)
+    b_more = dict(routes=[("a", "b")], route_points=30)
+    sheet = europe.score(europe.player("A", **a_bonus), europe.player("B", **b_more))
+    assert sheet.players[0].total == sheet.players[1].total and sheet.winners == (0,)
+    assert sheet.tie_break_used == "longest-path-bonus"
+
+
 def test_tie_broken_by_most_goods():
     g = tie_game(["most-tickets", "most-goods"], scoring={"bonuses": {"goods": True}})
     a = g.player("A", [("a", "b")], goods=(4, 2), route_points=4)  # 4 + 6 = 10

@@ -119,7 +119,7 @@ def test_europe_variants_differ_only_in_their_tickets() -> None:
     assert all(d == dumps[0] for d in dumps)
     v, _ = _load("europe")
     assert v.stations.unused_points == 4
-    assert v.scoring.tie_breaks == ("most-tickets", "fewest-stations", "longest-path")
+    assert v.scoring.tie_breaks == ("most-tickets", "fewest-stations", "longest-path-bonus")
     assert v.cards.colors == {c: 12 for c in ("pink", "white", "blue", "yellow", "orange", "black", "red", "green")}
 
 

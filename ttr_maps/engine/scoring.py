@@ -323,6 +323,7 @@ _TIE_KEYS = {
     "most-tickets": lambda s: len(s.completed),
     "fewest-stations": lambda s: -s.stations_built,
     "longest-path": lambda s: s.longest_trail,
+    "longest-path-bonus": lambda s: 1 if s.breakdown.get("longest_path", 0) > 0 else 0,
     "most-goods": lambda s: s.goods_points,
 }
 

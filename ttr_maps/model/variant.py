@@ -23,7 +23,17 @@ RETURNED_DOC = (
     "`shuffled-bottom` (shuffled, then under their pile), `reshuffle` (back into their pile, which is reshuffled)."
 )
 
-TieBreak = Literal["most-tickets", "longest-path", "fewest-stations", "most-goods"]
+# `longest-path`: the tied player with the longer trail wins (USA rulebook);
+# `longest-path-bonus`: a tied player who received the longest-path bonus wins (Europe
+# rulebook: "who received the European Express card"), so two tied players without it stay tied.
+TieBreak = Literal["most-tickets", "longest-path", "longest-path-bonus", "fewest-stations", "most-goods"]
+TIE_BREAK_WORDS: dict[str, str] = {
+    "most-tickets": "most completed tickets",
+    "longest-path": "longest path",
+    "longest-path-bonus": "holder of the longest-path bonus",
+    "fewest-stations": "fewest stations built",
+    "most-goods": "most goods points",
+}
 
 
 class Players(Strict):

@@ -7,7 +7,7 @@ printed rules always say what the engine plays.
 from __future__ import annotations
 
 from ..model.board import Board
-from ..model.variant import TicketDeal, Variant
+from ..model.variant import TIE_BREAK_WORDS, TicketDeal, Variant
 
 RETURNED_WORDS = {
     "box": "go back to the box",
@@ -178,14 +178,8 @@ def sections(variant: Variant, board: Board) -> list[tuple[str, list[str]]]:
         score.append(f"Each station never built scores +{variant.stations.unused_points}.")
     if b.goods:
         score.append("Goods tokens score their face value.")
-    ties = {
-        "most-tickets": "most completed tickets",
-        "longest-path": "longest path",
-        "fewest-stations": "fewest stations built",
-        "most-goods": "most goods points",
-    }
     if variant.scoring.tie_breaks:
-        score.append("Ties: " + ", then ".join(ties[t] for t in variant.scoring.tie_breaks) + ".")
+        score.append("Ties: " + ", then ".join(TIE_BREAK_WORDS[t] for t in variant.scoring.tie_breaks) + ".")
     out.append(("Scoring", score))
     out.append(
         (
