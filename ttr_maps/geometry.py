@@ -12,7 +12,7 @@ import statistics
 from dataclasses import dataclass
 from functools import cached_property
 
-from .model.board import Board, Place
+from .model.board import Board, Place, Route
 
 EARTH_RADIUS_KM = 6371.0
 
@@ -38,17 +38,29 @@ class Layout:
     board: Board
 
     @cached_property
-    def positions(self) -> dict[str, tuple[float, float]]:
+    def _projection(self) -> tuple[str, float, float]:
         geo = [p for p in self.board.places if p.lat is not None]
         proj = self.board.projection
         sp = proj.standard_parallel
         if sp is None:
             sp = statistics.fmean(p.lat for p in geo) if geo else 0.0  # type: ignore[misc]
         lon0 = statistics.fmean(p.lon for p in geo) if geo else 0.0  # type: ignore[misc]
-        out: dict[str, tuple[float, float]] = {}
-        for p in self.board.places:
-            out[p.id] = _position(p, proj.name, sp, lon0)
-        return out
+        return proj.name, sp, lon0
+
+    @cached_property
+    def positions(self) -> dict[str, tuple[float, float]]:
+        return {p.id: _position(p, *self._projection) for p in self.board.places}
+
+    @cached_property
+    def geographic(self) -> bool:
+        """True when the board places things by lat/lon (then bend points are [lat, lon] too)."""
+        return any(p.lat is not None for p in self.board.places)
+
+    def bend_points(self, route: Route) -> list[tuple[float, float]]:
+        """A route's bend points in board units: written [lat, lon] on a lat/lon board, [x, y] otherwise."""
+        if not self.geographic:
+            return [(x, y) for x, y in route.bend]
+        return [project(lat, lon, *self._projection) for lat, lon in route.bend]
 
     def distance(self, a: str, b: str) -> float:
         (x1, y1), (x2, y2) = self.positions[a], self.positions[b]
@@ -84,7 +96,7 @@ class Layout:
     @cached_property
     def bounds(self) -> tuple[float, float, float, float]:
         """(min_x, min_y, max_x, max_y) of the places, bend points included."""
-        pts = list(self.positions.values()) + [tuple(b) for r in self.board.routes for b in r.bend]
+        pts = list(self.positions.values()) + [b for r in self.board.routes for b in self.bend_points(r)]
         xs = [p[0] for p in pts]
         ys = [p[1] for p in pts]
         return min(xs), min(ys), max(xs), max(ys)

@@ -244,7 +244,7 @@ class Context:
 
     def route_coords(self, route: Route) -> list[tuple[float, float]]:
         pos = self.layout.positions
-        return [pos[route.from_], *(tuple(b) for b in route.bend), pos[route.to]]
+        return [pos[route.from_], *self.layout.bend_points(route), pos[route.to]]
 
     @cached_property
     def route_lines(self) -> list[LineString]:

@@ -38,6 +38,7 @@ LOADER_CODES: dict[str, tuple[str, str]] = {
     "R005": ("unknown-deck", "A variant's pile names a ticket deck the board does not have."),
     "R006": ("unknown-pile", "A deal, mix or per-pile setting names a pile the variant does not declare."),
     "R007": ("unused-deck", "A deck is described under `decks` but no ticket belongs to it (warning)."),
+    "R008": ("bend-not-lat-lon", "On a board placed by lat/lon, a bend point is not a [lat, lon] pair in range."),
     "V001": ("board-not-found", "The board file a variant names does not exist."),
     "V002": ("wrong-kind", "A board was expected and a variant (or vice versa) was given."),
 }

@@ -131,6 +131,20 @@ def check_board(src: Source, out: list[Diagnostic]) -> None:
                     "R004",
                     f"unknown colour '{color}'{did_you_mean(color, known_colors)}; the board's colours are {', '.join(c for c in colors if c != GRAY)} and gray",
                 )
+    geographic = any("lat" in place or "lon" in place for _, place in _items(data, "places"))
+    if geographic:
+        for i, route in _items(data, "routes"):
+            for j, point in enumerate(route.get("bend") or ()):
+                if not (isinstance(point, list) and len(point) == 2 and all(isinstance(v, (int, float)) for v in point)):
+                    continue  # the schema check reports its shape
+                lat, lon = point
+                if not (-85 <= lat <= 85 and -180 <= lon <= 180):
+                    emit(
+                        ("routes", i, "bend", j),
+                        "R008",
+                        f"bend point [{lat}, {lon}] is not a [lat, lon]: this board places by lat/lon, so bend points are "
+                        "[lat, lon] too (lat -85..85, lon -180..180)",
+                    )
     for i, ticket in _items(data, "tickets"):
         place_ref(("tickets", i, "from"), ticket.get("from"))
         place_ref(("tickets", i, "to"), ticket.get("to"))

@@ -141,7 +141,12 @@ class Route(Strict):
     ferry: int = Field(default=0, ge=0, le=9, description="Locomotives each track requires (a ferry).")
     tunnel: bool = Field(default=False, description="Each track is a tunnel.")
     bend: tuple[tuple[Finite, Finite], ...] = Field(
-        default=(), max_length=20, description="Bend points [x, y] in board units the drawn route passes through."
+        default=(),
+        max_length=20,
+        description=(
+            "Points the drawn route passes through, in the places' coordinates: "
+            "[lat, lon] on a board placed by lat/lon, [x, y] on an x/y board."
+        ),
     )
 
     model_config = ConfigDict(populate_by_name=True)

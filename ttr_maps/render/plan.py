@@ -225,7 +225,7 @@ def plan_board(board: Board, variant: Variant | None = None, options: BoardOptio
             radius = car * 0.24
         places.append(PlacePlan(p, x, y, radius, big, math.atan2(y - cy, x - cx)))
 
-    routes = _plan_routes(board, pos, to_mm, car, clear, space_length, space_width, track_gap, places)
+    routes = _plan_routes(board, pos, to_mm, car, clear, space_length, space_width, track_gap, places, layout)
     tokens = _plan_tokens(board, places, car)
 
     obstacles: list[Polygon] = list(space_polygons([s for rp in routes for t in rp.tracks for s in t.spaces], space_length, space_width))
@@ -292,6 +292,7 @@ def _plan_routes(
     space_width: float,
     track_gap: float,
     places: list[PlacePlan],
+    layout: Layout,
 ) -> list[RoutePlan]:
     """Each group of parallel tracks gets the candidate shape that overlaps least with the others.
 
@@ -308,7 +309,7 @@ def _plan_routes(
     keys = list(groups)
     options: list[list[tuple[float, RoutePlan]]] = []
     for key in keys:
-        options.append(_candidates(key, groups[key], pos, to_mm, car, clear, space_width, track_gap))
+        options.append(_candidates(key, groups[key], pos, to_mm, car, clear, space_width, track_gap, layout))
 
     place_index = {pp.place.id: i for i, pp in enumerate(places)}
     markers = shapely.buffer(shapely.points([(pp.x, pp.y) for pp in places]), [pp.radius * 1.3 for pp in places], quad_segs=4)
@@ -377,6 +378,7 @@ def _candidates(
     clear: float,
     space_width: float,
     track_gap: float,
+    layout: Layout,
 ) -> list[tuple[float, RoutePlan]]:
     """(preference cost, plan) for each shape this group may take."""
     first = members[0]
@@ -385,7 +387,7 @@ def _candidates(
     bend = next((r for r in members if r.bend), None)
     lines: list[tuple[float, str, list[tuple[float, float]]]] = []
     if bend is not None:
-        bends = [to_mm(bx, by) for bx, by in bend.bend]
+        bends = [to_mm(bx, by) for bx, by in layout.bend_points(bend)]
         if bend.from_ != first.from_:
             bends.reverse()
         lines.append((0.0, "bend", smooth([pa, *bends, pb])))
