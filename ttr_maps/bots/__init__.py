@@ -1,1 +1,33 @@
-"""Bots that play from a seat's observation."""
+"""Bots that play from a seat's observation: a registry of names to bot classes.
+
+Every bot gets one seat's view (ttr_maps.bots.view) and the legal actions, and
+returns one of them. `make_bot(name, game, seat, seed)` builds one by name.
+"""
+
+from __future__ import annotations
+
+from .base import Bot
+from .expert import ExpertBot
+from .long_route import LongRouteBot
+from .random_bot import RandomBot
+from .route_focus import RouteFocusBot
+from .ticket_hungry import TicketHungryBot
+
+BOTS: dict[str, type[Bot]] = {
+    cls.name: cls for cls in (RandomBot, RouteFocusBot, TicketHungryBot, LongRouteBot, ExpertBot)
+}
+
+
+def bot_names() -> list[str]:
+    return list(BOTS)
+
+
+def make_bot(name: str, game, seat: int, seed: int) -> Bot:
+    """A bot by registry name; KeyError names the known bots."""
+    cls = BOTS.get(name)
+    if cls is None:
+        raise KeyError(f"unknown bot {name!r}; known bots: {', '.join(BOTS)}")
+    return cls(game, seat, seed)
+
+
+__all__ = ["BOTS", "Bot", "bot_names", "make_bot"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable
 
 from ..model.board import Board, GRAY
 from ..model.variant import Variant
@@ -35,7 +35,9 @@ def render_board(board: Board, variant: Variant | None = None, options: BoardOpt
     return draw_board(plan_board(board, variant, options))
 
 
-def draw_board(plan: BoardPlan) -> str:
+def draw_board(plan: BoardPlan, overlay: Callable[[Pen, Any, BoardPlan], None] | None = None) -> str:
+    """The plan as SVG. `overlay(pen, group, plan)`, when given, draws over the routes and places and
+    under the names (the simulation report's heat map: ttr_maps/simulate/heatmap.py)."""
     pen = Pen(plan.width, plan.height, title=plan.board.meta.title)
     draw_table(pen, plan)
     g = pen.group(transform=f"translate({n(plan.dx)} {n(plan.dy)})")
@@ -43,6 +45,8 @@ def draw_board(plan: BoardPlan) -> str:
     draw_routes(pen, g, plan)
     draw_tokens(pen, g, plan)
     draw_places(pen, g, plan)
+    if overlay is not None:
+        overlay(pen, g, plan)
     draw_labels(pen, g, plan)
     draw_blocks(pen, g, plan)
     return pen.tostring()

@@ -1,0 +1,98 @@
+"""`ttr-maps simulate VARIANT -o DIR`: many games of bots, a report a designer can read."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+DEFAULT_BOTS = "expert,route-focus,ticket-hungry,long-route"
+
+
+@click.command("simulate")
+@click.argument("variant_file", metavar="VARIANT", type=click.Path(dir_okay=False, path_type=str))
+@click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False, path_type=str),
+              help="Folder to write records.jsonl, summary.json, report.html and run.json into.")
+@click.option("-n", "--games", type=click.IntRange(1, 10_000_000), default=200, show_default=True, help="Games to play.")
+@click.option("-p", "--players", type=int, default=None, help="Players per game (default: 4, or the variant's nearest count).")
+@click.option("--bots", default=DEFAULT_BOTS, show_default=True,
+              help="Comma-separated bot names, one per seat (a shorter list repeats). Seats rotate each game.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Run seed: game i's seed is derived from it and i.")
+@click.option("-w", "--workers", type=click.IntRange(1, 512), default=1, show_default=True,
+              help="Local processes playing games in parallel (results are identical for any count).")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Play on a Dask distributed cluster (e.g. tcp://10.0.0.5:8786) instead of local processes.")
+@click.option("--force", is_flag=True, help="Write into OUTPUT even if it is a non-empty folder that is not a simulate output.")
+@click.option("--observation", type=click.Choice(["fast", "engine"]), default="fast", show_default=True,
+              help="How bots see the game: fast views, or views built from the engine's observation dicts (slower; same games).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def command(variant_file: str, out_dir: str, games: int, players: int | None, bots: str, seed: int, workers: int,
+            scheduler: str | None, force: bool, observation: str, quiet: bool) -> None:
+    """Play GAMES games of bots on VARIANT and write a report.
+
+    Bots: random, route-focus, ticket-hungry, long-route, expert (see docs/simulate.md).
+    OUTPUT gets records.jsonl (one line per game), summary.json (every figure),
+    report.html (self-contained, with plots and the board as a heat map) and run.json.
+
+    Exit codes: 0 done, 1 bad input (unreadable variant, unknown bot, unusable folder), 2 usage error.
+    """
+    from ttr_maps.bots import BOTS
+    from ttr_maps.load.loader import LoadError
+    from ttr_maps.simulate.output import OutputError, check_output_dir, simulate_to
+    from ttr_maps.simulate.runner import GameSource, RunSpec
+
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if not names:
+        raise click.UsageError("--bots needs at least one bot name")
+    unknown = [b for b in names if b not in BOTS]
+    if unknown:
+        raise click.ClickException(f"unknown bot {', '.join(repr(b) for b in unknown)}; known bots: {', '.join(BOTS)}")
+    try:
+        check_output_dir(out_dir, force)
+    except OutputError as e:
+        raise click.ClickException(str(e)) from None
+    try:
+        from ttr_maps.load import load_variant
+
+        variant, board = load_variant(variant_file)
+    except LoadError as e:
+        from ttr_maps.report import render
+
+        click.echo(render("text", e.diagnostics), err=True)
+        raise click.ClickException(f"{variant_file}: not a valid variant file (see the problems above)") from None
+    except OSError as e:
+        raise click.ClickException(f"{variant_file}: {e.strerror or e}") from None
+    lo, hi = variant.players.min, variant.players.max
+    if players is None:
+        players = min(max(4, lo), hi)
+    if not lo <= players <= hi:
+        raise click.ClickException(f"{variant.name} is for {lo}-{hi} players, not {players}")
+    if len(names) > players:
+        raise click.ClickException(f"{len(names)} bots for {players} players; give at most one bot per seat")
+    seat_names = tuple((names * players)[:players])
+    spec = RunSpec(GameSource(variant, board, players, variant_file), seat_names, games, seed, observation)
+
+    bar = None
+    if not quiet:
+        bar = click.progressbar(length=games, label=f"Simulating {games} games", file=sys.stderr, show_pos=True, show_eta=True)
+        bar.__enter__()
+    try:
+        summary = simulate_to(spec, out_dir, workers=workers, scheduler=scheduler, force=force,
+                              progress=(bar.update if bar is not None else None), variant_label=variant_file)
+    except OutputError as e:
+        raise click.ClickException(str(e)) from None
+    except OSError as e:
+        if scheduler is not None:
+            raise click.ClickException(f"cannot use the Dask scheduler at {scheduler}: {e}") from None
+        raise click.ClickException(f"{out_dir}: {e.strerror or e}") from None
+    except RuntimeError as e:
+        raise click.ClickException(str(e)) from None
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    best = max(summary["bots"].items(), key=lambda kv: kv[1]["win"]["rate"])
+    click.echo(f"{summary['meta']['games']} games written to {out_dir}: report.html, summary.json, records.jsonl")
+    for name, b in summary["bots"].items():
+        lo_, hi_ = b["win"]["ci"]
+        click.echo(f"  {name:<14} wins {b['win']['rate'] * 100:5.1f}% ({lo_ * 100:.1f}-{hi_ * 100:.1f}%), mean score {b['score'].get('mean', 0):.1f}")
+    click.echo(f"  mean game length {summary['length']['turns'].get('mean', 0):.0f} turns; top bot: {best[0]}")

@@ -1,0 +1,204 @@
+"""`ttr-maps simulate` and `compare`: determinism, the report's numbers against the records, Dask, bad input."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ttr_maps.cli.main import cli
+from ttr_maps.simulate.compare import compare, render_text, two_proportions
+from ttr_maps.simulate.output import load_summary, read_records, simulate_to
+from ttr_maps.simulate.runner import GameSource, RunSpec, game_seed, run_games, seat_bots
+from ttr_maps.simulate.summary import wilson
+
+ROOT = Path(__file__).resolve().parent.parent
+USA = str(ROOT / "maps" / "variants" / "usa.yaml")
+PARIS = str(ROOT / "maps" / "variants" / "paris.yaml")
+EUROPE = str(ROOT / "maps" / "variants" / "europe.yaml")
+BOTS4 = ("expert", "route-focus", "ticket-hungry", "long-route")
+
+
+@pytest.fixture(scope="module")
+def usa_run(tmp_path_factory):
+    """24 four-player USA games written once for the tests that read an output folder."""
+    out = tmp_path_factory.mktemp("sim") / "usa"
+    spec = RunSpec(GameSource.from_file(USA, 4), BOTS4, 24, 5)
+    summary = simulate_to(spec, out, variant_label="maps/variants/usa.yaml")
+    return out, summary
+
+
+def test_seeds_and_seats_depend_only_on_the_run_and_the_index():
+    assert game_seed(1, 0) == game_seed(1, 0) != game_seed(1, 1) != game_seed(2, 1)
+    assert seat_bots(("a", "b", "c"), 0) == ["a", "b", "c"]
+    assert seat_bots(("a", "b", "c"), 1) == ["b", "c", "a"]
+    assert seat_bots(("a", "b", "c"), 5) == ["c", "a", "b"]
+
+
+def test_records_are_identical_for_one_and_two_workers():
+    spec = RunSpec(GameSource.from_file(PARIS, 3), ("expert", "random", "long-route"), 12, 9)
+    one = list(run_games(spec, workers=1))
+    two = list(run_games(spec, workers=2))
+    assert one == two
+    assert [json.loads(x)["game"] for x in one] == list(range(12))
+
+
+def test_bots_play_the_same_with_views_built_from_the_engine_observation():
+    """The fast view hides what the observation hides: games are byte-identical with ObservationView."""
+    source = GameSource.from_file(EUROPE, 3)
+    fast = list(run_games(RunSpec(source, ("expert", "ticket-hungry", "long-route"), 3, 4, "fast")))
+    strict = list(run_games(RunSpec(source, ("expert", "ticket-hungry", "long-route"), 3, 4, "engine")))
+    assert fast == strict
+
+
+def test_dask_local_cluster_gives_the_same_records():
+    distributed = pytest.importorskip("distributed")
+    spec = RunSpec(GameSource.from_file(PARIS, 2), ("expert", "route-focus"), 6, 2)
+    local = list(run_games(spec))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        remote = list(run_games(spec, scheduler=cluster.scheduler_address))
+    assert remote == local
+
+
+def test_output_folder_has_every_file(usa_run):
+    out, summary = usa_run
+    assert sorted(p.name for p in out.iterdir()) == ["records.jsonl", "report.html", "run.json", "summary.json"]
+    assert json.loads((out / "run.json").read_text())["format"] == "ttr-simulate/1"
+    assert load_summary(out) == json.loads(json.dumps(summary))
+
+
+def test_summary_numbers_match_the_records(usa_run):
+    out, s = usa_run
+    records = list(read_records(out / "records.jsonl"))
+    assert s["meta"]["games"] == len(records) == 24
+    wins: Counter = Counter()
+    seats: Counter = Counter()
+    for r in records:
+        for seat in r["seats"]:
+            seats[seat["bot"]] += 1
+            if seat["winner"]:
+                wins[seat["bot"]] += 1 / len(r["winners"])
+            assert seat["score"] == sum(seat["breakdown"].values())
+        assert r["winners"] == [x["seat"] for x in r["seats"] if x["winner"]]
+        assert r["rounds"] == -(-r["turns"] // 4)
+    for bot, b in s["bots"].items():
+        assert b["seats"] == seats[bot] == 24
+        assert b["win"]["rate"] == pytest.approx(wins[bot] / 24, abs=1e-4)
+        lo, hi = wilson(wins[bot], 24)
+        assert b["win"]["ci"] == [pytest.approx(lo, abs=1e-4), pytest.approx(hi, abs=1e-4)]
+        scores = [x["score"] for r in records for x in r["seats"] if x["bot"] == bot]
+        assert b["score"]["mean"] == pytest.approx(sum(scores) / len(scores), abs=1e-3)
+    assert s["length"]["turns"]["mean"] == pytest.approx(sum(r["turns"] for r in records) / 24, abs=1e-3)
+    # Tickets: kept and completed counts per ticket.
+    kept: Counter = Counter()
+    done: Counter = Counter()
+    for r in records:
+        for seat in r["seats"]:
+            for tk in seat["tickets"]:
+                kept[tk["ticket"]] += 1
+                done[tk["ticket"]] += tk["completed"]
+    for t in s["tickets"]:
+        assert t["kept"] == kept[t["ticket"]] and t["completed"] == done[t["ticket"]]
+    # Routes: share of games with a claim.
+    claimed: Counter = Counter()
+    for r in records:
+        for rid in {c[2] for c in r["claims"]}:
+            claimed[rid] += 1
+    for route in s["routes"]:
+        assert route["claimed"]["successes"] == claimed[route["route"]]
+    assert s["never_claimed"] == [x["route"] for x in s["routes"] if claimed[x["route"]] == 0]
+    # Open cases: games where each counter was non-zero.
+    for name, c in s["open_cases"].items():
+        assert c["games"] == sum(1 for r in records if r["counters"].get(name, 0))
+
+
+def test_record_claims_agree_with_the_scores(usa_run):
+    out, _ = usa_run
+    t_points = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15}
+    from ttr_maps.load import load_variant
+
+    _, board = load_variant(USA)
+    length = {r.id: r.length for r in board.routes}
+    for r in read_records(out / "records.jsonl"):
+        for seat in r["seats"]:
+            mine = [c for c in r["claims"] if c[1] == seat["seat"]]
+            assert sum(t_points[length[c[2]]] for c in mine) == seat["breakdown"]["routes"]
+            assert 45 - sum(length[c[2]] for c in mine) == seat["trains_left"]
+        turns = [c[0] for c in r["claims"]]
+        assert turns == sorted(turns) and all(0 <= x < r["turns"] for x in turns)
+
+
+def test_report_is_self_contained_and_shows_the_board(usa_run):
+    out, s = usa_run
+    html = (out / "report.html").read_text()
+    assert html.startswith("<!DOCTYPE html>")
+    for bad in ("<script", "src=", "href=", "url(", "@import", "<link"):
+        assert bad not in html
+    assert "id=\"heat\"" in html and "Win rate per bot" in html and "Completion rate per pile" in html
+    assert html.count("<svg") >= 8
+
+
+def test_cli_simulate_and_compare(tmp_path):
+    runner = CliRunner()
+    a, b = tmp_path / "a", tmp_path / "b"
+    res = runner.invoke(cli, ["simulate", PARIS, "-n", "6", "-p", "2", "--bots", "expert,random", "--seed", "1", "-o", str(a), "-q"])
+    assert res.exit_code == 0, res.output
+    assert "6 games written to" in res.output and "expert" in res.output
+    res = runner.invoke(cli, ["simulate", PARIS, "-n", "6", "-p", "2", "--bots", "expert,random", "--seed", "2", "-o", str(b), "-q"])
+    assert res.exit_code == 0, res.output
+    # Writing again into a previous output is fine.
+    res = runner.invoke(cli, ["simulate", PARIS, "-n", "6", "-p", "2", "--bots", "expert,random", "--seed", "2", "-o", str(b), "-q"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(cli, ["compare", str(a), str(b)])
+    assert res.exit_code == 0, res.output
+    for section in ("Win rate per bot", "Game length", "Ticket completion", "Route claim rate", "B-A"):
+        assert section in res.output
+    res = runner.invoke(cli, ["compare", str(a), str(b), "--format", "json"])
+    data = json.loads(res.output)
+    assert {r["key"] for r in data["win_rate"]} == {"expert", "random"}
+
+
+def test_compare_reports_differences_and_significance(usa_run):
+    _, s = usa_run
+    c = compare(s, s)
+    assert all(r["diff"] == 0 and not r["significant"] for r in c["win_rate"] + c["routes"] + c["tickets"])
+    assert "no significant differences" in render_text(c, "a", "b")
+    assert two_proportions(10, 100, 40, 100) < 0.001
+    assert two_proportions(50, 100, 52, 100) > 0.5
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--bots", "expert,nobody"], "unknown bot 'nobody'; known bots: random"),
+        (["--players", "9"], "is for 2-5 players, not 9"),
+        (["--bots", "expert,expert,expert,expert,expert,expert", "-p", "3"], "6 bots for 3 players"),
+    ],
+)
+def test_cli_bad_input_is_a_clear_error(tmp_path, args, message):
+    res = CliRunner().invoke(cli, ["simulate", USA, "-o", str(tmp_path / "o"), "-n", "2", "-q", *args])
+    assert res.exit_code == 1
+    assert message in res.output
+    assert "Traceback" not in res.output
+
+
+def test_cli_bad_variant_and_folders(tmp_path):
+    runner = CliRunner()
+    res = runner.invoke(cli, ["simulate", str(ROOT / "maps" / "boards" / "usa.yaml"), "-o", str(tmp_path / "o"), "-q"])
+    assert res.exit_code == 1 and "not a variant" in res.output and "not a valid variant file" in res.output
+    res = runner.invoke(cli, ["simulate", str(tmp_path / "missing.yaml"), "-o", str(tmp_path / "o"), "-q"])
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("mine")
+    res = runner.invoke(cli, ["simulate", PARIS, "-o", str(foreign), "-n", "2", "-q"])
+    assert res.exit_code == 1 and "not a previous `ttr-maps simulate` output" in res.output and "--force" in res.output
+    res = runner.invoke(cli, ["simulate", PARIS, "-o", str(foreign), "-n", "2", "-q", "--force"])
+    assert res.exit_code == 0 and (foreign / "notes.txt").read_text() == "mine"
+    res = runner.invoke(cli, ["compare", str(foreign / "notes.txt"), str(foreign)])
+    assert res.exit_code == 1 and "is not a folder" in res.output
+    res = runner.invoke(cli, ["compare", str(tmp_path), str(foreign)])
+    assert res.exit_code == 1 and "has no summary.json" in res.output

@@ -1,0 +1,30 @@
+"""The bot interface: a bot is made for one seat of one game and asked for an action at each decision."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..engine.actions import Action
+    from ..engine.game import Game
+    from .view import View
+
+
+class Bot:
+    """Base of every bot. `act` gets the seat's view and the legal actions and returns one of them.
+
+    A bot owns its random generator (seeded by whoever runs the game), so a game
+    of bots is replayable from the game seed and the bots' seeds.
+    """
+
+    name = "bot"
+    description = ""
+
+    def __init__(self, game: Game, seat: int, seed: int):
+        self.game = game
+        self.seat = seat
+        self.rng = random.Random(seed)
+
+    def act(self, view: View, legal: list[Action]) -> Action:  # pragma: no cover - overridden
+        raise NotImplementedError

@@ -1,0 +1,271 @@
+"""`expert`: the strongest bot. Plans like `route-focus`, then plays every edition's extras.
+
+- Tickets: keeps the set with the best expected value for its trains (a failed
+  ticket costs its value), and draws more when its tickets are done early with
+  trains to spare, keeping only what is cheap to add to its network.
+- Claims the planned route that would be dearest to lose first (the detour its
+  loss would force), long routes for their points once the tickets need nothing,
+  and grabs points when the game is about to end.
+- Stations (Europe): prices an opponent's route at a station's cost, so a
+  blocked ticket is finished through a station when that is cheapest.
+- Tunnels: claims one only with spare cards of the colour (or locomotives) for
+  the extra cost. Ferries: takes face-up locomotives when they are needed.
+- Passengers and goods (Märklin): places passengers where goods are rich and
+  sends each on the journey worth the most goods (a depth-first search over the
+  claimed routes, own routes free, opponents' ones for passenger cards).
+- French flags (Paris): sets a flag card whenever it may, and pays flag routes
+  with coloured cards.
+"""
+
+from __future__ import annotations
+
+from ..engine.actions import BuildStation, DrawTickets, MovePassenger, PlacePassenger, StopPassenger
+from .planner import PlanningBot
+from .planning import INF, Plan, best_track, plan_network, route_deficit, shortest_path
+
+
+class ExpertBot(PlanningBot):
+    name = "expert"
+    description = "plans tickets and plays every edition's extras: stations, tunnels, ferries, passengers and goods, flags"
+
+    keep_reserve = 5
+    over_budget_penalty = 4.0
+    take_face_up_locos = False
+    borrow_cost = 5.0  # a station's cards plus the 4 points an unbuilt station would score
+    more_tickets_trains = 99  # draw more tickets with all tickets done and at least this many trains
+    long_share = 0.4
+    tunnel_spare = 1  # spare cards wanted before claiming a tunnel
+
+    long_bonus = 0.0  # planning prefers long routes: cost falls by this share of the points above one per train
+
+    def route_cost(self, r):
+        bd = self.bd
+        return super().route_cost(r) - self.long_bonus * max(0, bd.points[r] - bd.length[r])
+
+    def keep_value(self, todo, chosen, trains, base):
+        bd = self.bd
+        plan = plan_network(self.know, todo + chosen)
+        budget = trains - self.keep_reserve
+        value = 0.0
+        for k in chosen:
+            pts = bd.ticket_points[k]
+            value += pts if k in plan.reachable else -2 * pts
+        over = max(0, plan.trains - budget)
+        # Mid-game draws: a ticket must be cheap to add; at setup every ticket still has the whole game.
+        marginal = plan.trains - base.trains
+        if trains < bd.trains:
+            value -= 0.35 * marginal
+        return value - self.over_budget_penalty * over - 0.05 * plan.trains
+
+    def choose_claim(self, view, cands, claims, plan):
+        bd, know = self.bd, self.know
+        ok = []
+        hand = view.hand
+        for r in cands:
+            if bd.tunnel[r] and not self._tunnel_safe(r, hand):
+                continue
+            ok.append(r)
+        if not ok:
+            return None
+        if len(ok) == 1:
+            return ok[0]
+        cost = know.cost
+
+        def detour(r):
+            a, b = bd.ends[r]
+            saved = cost[r]
+            cost[r] = INF
+            res = shortest_path(bd, cost, a, b)
+            cost[r] = saved
+            alt = INF if res is None else res[0]
+            return (min(alt - saved, 50.0), bd.length[r], -r)
+
+        return max(ok, key=detour)
+
+    def _tunnel_safe(self, r, hand):
+        """Claim a tunnel only with spare cards for the extra cost."""
+        bd = self.bd
+        L = bd.length[r]
+        c = best_track(bd, r, hand, self.know)
+        have = max(hand[: bd.NC]) if c < 0 else hand[c]
+        wild = hand[bd.LOCO] + (hand[bd.BIG] if bd.has_big and L >= bd.big_min else 0)
+        return have + wild - L >= self.tunnel_spare
+
+    def style_turn(self, view, hand, claims, others, plan):
+        bd = self.bd
+        trains = view.trains(self.seat)
+        # Stations: a planned route borrowed through a station.
+        if plan.borrowed:
+            a = self._station_for(plan, others, hand)
+            if a is not None:
+                return a
+        if not plan.routes and not plan.borrowed:
+            if trains >= self.more_tickets_trains and not self.endgame(view):
+                for a in others:
+                    if type(a) is DrawTickets:
+                        return a
+        if self.moves_passengers_now(view):
+            for a in others:
+                if type(a) is MovePassenger:
+                    return self.start_journey(view, others)
+        return None
+
+    def _station_for(self, plan: Plan, others, hand):
+        bd, know = self.bd, self.know
+        stations = [a for a in others if type(a) is BuildStation]
+        if not stations:
+            return None
+        t = bd.t
+        wanted = set()
+        for r in plan.borrowed:
+            a, b = bd.ends[r]
+            if know.station_at.get(a) == self.seat or know.station_at.get(b) == self.seat:
+                continue
+            for x in (a, b):
+                if not bd.country[x] and x not in know.station_at:
+                    wanted.add(t.place_ids[x])
+        cands = [a for a in stations if a.place in wanted]
+        if not cands:
+            return None
+
+        def cost(a):
+            counts = t.payment_counts(a.payment)
+            return (counts[2] * 3 + counts[1], a.place)
+
+        return min(cands, key=cost)
+
+    def endgame_move(self, view, hand, claims, others, plan):
+        a = super().endgame_move(view, hand, claims, others, plan)
+        if a is not None:
+            return a
+        if plan.borrowed:
+            return self._station_for(plan, others, hand)
+        return None
+
+    def filler(self, view, hand):
+        """Tickets done: the claim worth most per card missing, long routes and longest-path extensions first."""
+        bd, know = self.bd, self.know
+        trains = view.trains(self.seat)
+        mine = know.mine
+        best, best_v = -1, -INF
+        for r in range(bd.NR):
+            if not know.open[r] or bd.length[r] > trains:
+                continue
+            a, b = bd.ends[r]
+            near = any(mine[x] for x, _ in bd.adj[a]) or any(mine[x] for x, _ in bd.adj[b])
+            v = bd.points[r] + (3.0 if near and bd.longest_bonus else 0.0) - 1.2 * route_deficit(bd, r, hand, know)
+            if v > best_v:
+                best, best_v = r, v
+        return [best] if best >= 0 else []
+
+    # ------------------------------------------------------------------ Märklin: passengers and goods
+    def moves_passengers_now(self, view) -> bool:
+        if not self.game.has_passengers:
+            return False
+        trains = view.trains(self.seat)
+        late = trains <= 12 or min(view.trains(p) for p in range(view.num_players)) <= 8
+        if not late:
+            return False
+        best = self._best_journey(view)
+        return best is not None and best[0] >= (4 if trains <= 6 else 8)
+
+    def place_passenger(self, view, legal):
+        places = [a for a in legal if type(a) is PlacePassenger]
+        if not places:
+            return legal[-1]
+        bd = self.bd
+        t = bd.t
+        goods = view.goods
+        mine = self.know.mine
+
+        def richness(a):
+            x = t.place_index[a.place]
+            v = 0.0
+            for r, y in bd.adj[x]:
+                g = goods.get(y)
+                if g:
+                    v += g[0] * (1.0 if mine[r] else 0.5)
+            return (v, a.place)
+
+        return max(places, key=richness)
+
+    def start_journey(self, view, legal):
+        best = self._best_journey(view)
+        if best is None:
+            return super().start_journey(view, legal)
+        _, path = best
+        self.journey_plan = path[1:]
+        t = self.bd.t
+        first = (t.place_ids[path[0]], t.place_ids[path[1]])
+        for a in legal:
+            if type(a) is MovePassenger and a.path == first:
+                return a
+        return super().start_journey(view, legal)
+
+    def ride(self, view, legal):
+        t = self.bd.t
+        if self.journey_plan and view.journey is not None:
+            at = view.journey[1]
+            if self.journey_plan[0] == at:
+                self.journey_plan.pop(0)
+            if self.journey_plan:
+                want = (t.place_ids[at], t.place_ids[self.journey_plan[0]])
+                for a in legal:
+                    if type(a) is MovePassenger and a.path == want:
+                        return a
+            self.journey_plan = []
+            for a in legal:
+                if type(a) is StopPassenger:
+                    return a
+        return super().ride(view, legal)
+
+    def _best_journey(self, view, budget: int = 4000):
+        """(goods value, places) of the best journey of any of this seat's passengers, or None."""
+        bd = self.bd
+        know = self.know
+        goods = view.goods
+        starts = [x for x, p in view.passengers.items() if p == self.seat]
+        if not starts:
+            return None
+        cards = view.hand[bd.PASS]
+        claimed = know.claimed
+        mine = know.mine
+        best_v, best_path = 0, None
+        count = [0]
+        for s in starts:
+            used = set()
+            visited = {s}
+            path = [s]
+
+            def dfs(u, value, cards_left):
+                nonlocal best_v, best_path
+                count[0] += 1
+                if value > best_v:
+                    best_v, best_path = value, list(path)
+                if count[0] > budget:
+                    return
+                for r, v in bd.adj[u]:
+                    if not claimed[r] or r in used or bd.country[v]:
+                        continue
+                    cost = 0 if mine[r] else 1
+                    if cost > cards_left:
+                        continue
+                    gain = 0
+                    first = v not in visited
+                    if first:
+                        g = goods.get(v)
+                        gain = g[0] if g else 0
+                    used.add(r)
+                    path.append(v)
+                    if first:
+                        visited.add(v)
+                    dfs(v, value + gain, cards_left - cost)
+                    if first:
+                        visited.discard(v)
+                    path.pop()
+                    used.discard(r)
+
+            dfs(s, 0, cards)
+        if best_path is None or len(best_path) < 2:
+            return None
+        return best_v, best_path

@@ -1,0 +1,51 @@
+"""`long-route`: prefers long routes for their points, on its ticket paths or anywhere."""
+
+from __future__ import annotations
+
+from .planner import PlanningBot
+
+
+class LongRouteBot(PlanningBot):
+    name = "long-route"
+    description = "prefers long routes for their points"
+
+    keep_reserve = 12  # leaves trains for long routes off its ticket paths
+    long_share = 0.0
+
+    def __init__(self, game, seat, seed):
+        super().__init__(game, seat, seed)
+        bd = self.bd
+        top = max(bd.length, default=1)
+        self.min_long = max(3, top - 2)
+        self.long_routes = sorted((r for r in range(bd.NR) if bd.length[r] >= self.min_long), key=lambda r: (-bd.points[r], r))
+
+    def route_cost(self, r):
+        # Long routes look cheap: their points pay for the trains.
+        bd = self.bd
+        return max(1.0, bd.length[r] + self.route_overhead - 0.25 * bd.points[r] / max(1, bd.length[r]) * bd.length[r] / 2)
+
+    def style_turn(self, view, hand, claims, others, plan):
+        bd = self.bd
+        longs = [r for r in claims if bd.length[r] >= self.min_long]
+        if longs:
+            r = max(longs, key=lambda r: (bd.points[r], -r))
+            return self.pay(r, claims[r], hand, plan)
+        return None
+
+    def filler(self, view, hand):
+        know = self.know
+        trains = view.trains(self.seat)
+        for r in self.long_routes:
+            if know.open[r] and self.bd.length[r] <= trains:
+                return [r]
+        return super().filler(view, hand)
+
+    def draw(self, view, hand, draws, plan, second):
+        # Aim at the plan and at one long route at a time.
+        extra = self.filler(view, hand)
+        merged = plan.routes + [r for r in extra if r not in plan.routes]
+        from .planning import Plan
+
+        p = Plan()
+        p.routes = merged
+        return super().draw(view, hand, draws, p, second)

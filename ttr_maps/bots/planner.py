@@ -1,0 +1,359 @@
+"""`PlanningBot`: the turn skeleton the planning styles share; each style overrides a few hooks.
+
+A turn, in order: the end-game grab (claim the most points while cards still
+count), a claim of a planned route, the style's own move (`style_turn`: more
+tickets, a long route, a station...), a claim when the hand is hoarding, a card
+draw for the plan's colours, and last whatever is left. The plan (the routes to
+claim for the tickets still open) is rebuilt only when it may have changed: new
+tickets, an own claim, or a claim or station touching a planned route.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.actions import (
+    AbandonTunnel,
+    BuildStation,
+    ClaimTrack,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    MovePassenger,
+    PayTunnel,
+    PlacePassenger,
+    SetFlag,
+    StopPassenger,
+)
+from .base import Bot
+from .planning import (
+    INF,
+    Knowledge,
+    Plan,
+    board_data,
+    cheapest_claim,
+    colour_needs,
+    pick_draw,
+    plan_network,
+    route_deficit,
+    tickets_done,
+)
+from .view import FLAG, JOURNEY, KEEP, MIX, PASSENGER, SECOND, TUNNEL, TURN
+
+
+class PlanningBot(Bot):
+    """Plans a network for its tickets and draws the colours it lacks. Styles tune the class attributes."""
+
+    keep_reserve = 6  # trains left out of the ticket budget
+    over_budget_penalty = 3.0  # points per planned train over the budget when choosing tickets
+    take_face_up_locos = False
+    borrow_cost = INF  # price of an opponent's route used through a station (INF: no stations)
+    route_overhead = 1.0  # planning cost of a route beyond its length (a claim is a turn)
+    endgame_trains = 3  # someone this low on trains: grab points
+    stall_turns = 12  # turns without a claim, with a big hand: claim anything worthwhile
+    long_share = 0.25  # share of long tickets in an announced mix
+    moves_passengers = False  # journeys in the middle of the game (else only at the end)
+
+    def __init__(self, game, seat, seed):
+        super().__init__(game, seat, seed)
+        bd = self.bd = board_data(game)
+        base = [self.route_cost(r) for r in range(bd.NR)]
+        self.know = Knowledge(bd, seat, base, self.borrow_cost)
+        self.plan: Plan | None = None
+        self.plan_set: set[int] = set()
+        self.todo: list[int] = []
+        self._plan_tickets: list[int] | None = None
+        self.last_claim_turn = 0
+        self.journey_plan: list[int] = []
+        long_piles = set()
+        board = game.board
+        for pile, decks in game.variant.tickets.piles.items():
+            if any(board.decks.get(d) is not None and board.decks[d].long for d in decks):
+                long_piles.add(pile)
+        self.long_piles = long_piles
+
+    # ------------------------------------------------------------------ hooks a style may override
+    def route_cost(self, r: int) -> float:
+        bd = self.bd
+        return bd.length[r] + self.route_overhead + 0.5 * bd.ferry[r] + (0.7 if bd.tunnel[r] else 0.0)
+
+    def keep_value(self, todo: list[int], chosen: list[int], trains: int, base: Plan) -> float:
+        """How good keeping `chosen` is, with `todo` still open and `trains` left."""
+        bd = self.bd
+        plan = plan_network(self.know, todo + chosen)
+        ok = sum(bd.ticket_points[k] for k in chosen if k in plan.reachable)
+        bad = sum(bd.ticket_points[k] for k in chosen if k in plan.unreachable)
+        over = max(0, plan.trains - (trains - self.keep_reserve))
+        return ok - 2 * bad - self.over_budget_penalty * over - 0.05 * plan.trains
+
+    def choose_claim(self, view, cands: list[int], claims: dict[int, list[ClaimTrack]], plan: Plan) -> int | None:
+        """Which affordable planned route to claim now (None: wait)."""
+        bd = self.bd
+        return max(cands, key=lambda r: (bd.length[r], -r))
+
+    def style_turn(self, view, hand, claims, others, plan: Plan) -> Any:
+        return None
+
+    def filler(self, view, hand) -> list[int]:
+        """Routes to aim for when the tickets need nothing more: the most points for the cards missing."""
+        bd, know = self.bd, self.know
+        trains = view.trains(self.seat)
+        best, best_v = -1, -INF
+        mine = know.mine
+        for r in range(bd.NR):
+            if not know.open[r] or bd.length[r] > trains:
+                continue
+            a, b = bd.ends[r]
+            near = any(mine[x] for x, _ in bd.adj[a]) or any(mine[x] for x, _ in bd.adj[b])
+            v = bd.points[r] + (2.0 if near else 0.0) - 1.5 * route_deficit(bd, r, hand, know)
+            if v > best_v:
+                best, best_v = r, v
+        return [best] if best >= 0 else []
+
+    # ------------------------------------------------------------------ the decision
+    def act(self, view, legal):
+        if len(legal) == 1:
+            return legal[0]
+        self.know.update(view)
+        ph = view.phase
+        if ph == TURN:
+            a = self.turn(view, legal)
+        elif ph == SECOND:
+            a = self.second_draw(view, legal)
+        elif ph == KEEP:
+            a = self.keep(view, legal)
+        elif ph == MIX:
+            a = self.mix(view, legal)
+        elif ph == TUNNEL:
+            a = self.pay_tunnel(view, legal)
+        elif ph == FLAG:
+            a = self.flag(view, legal)
+        elif ph == PASSENGER:
+            a = self.place_passenger(view, legal)
+        elif ph == JOURNEY:
+            a = self.ride(view, legal)
+        else:
+            a = None
+        return a if a is not None else legal[0]
+
+    def current_plan(self, view) -> Plan:
+        tickets = view.tickets
+        changes = self.know.take_changes()
+        dirty = self.plan is None or tickets != self._plan_tickets
+        if not dirty and changes:
+            ps = self.plan_set
+            mine = self.know.mine
+            for r in changes:
+                if r in ps or mine[r]:
+                    dirty = True
+                    break
+        if dirty:
+            _, todo = tickets_done(self.know, tickets)
+            self.todo = todo
+            self.plan = plan_network(self.know, todo)
+            self.plan_set = set(self.plan.routes) | set(self.plan.borrowed)
+            self._plan_tickets = tickets
+        return self.plan
+
+    def turn(self, view, legal):
+        bd = self.bd
+        hand = view.hand
+        plan = self.current_plan(view)
+        claims: dict[int, list[ClaimTrack]] = {}
+        draws = []
+        others = []
+        for a in legal:
+            ty = type(a)
+            if ty is ClaimTrack:
+                lst = claims.get(a.route)
+                if lst is None:
+                    claims[a.route] = [a]
+                else:
+                    lst.append(a)
+            elif ty is DrawBlind or ty is DrawFaceUp:
+                draws.append(a)
+            else:
+                others.append(a)
+        if self.endgame(view):
+            a = self.endgame_move(view, hand, claims, others, plan)
+            if a is not None:
+                return self._claimed(view, a)
+        if claims:
+            cands = [r for r in plan.routes if r in claims]
+            if cands:
+                r = self.choose_claim(view, cands, claims, plan)
+                if r is not None:
+                    return self._claimed(view, self.pay(r, claims[r], hand, plan))
+        a = self.style_turn(view, hand, claims, others, plan)
+        if a is not None:
+            return self._claimed(view, a)
+        if claims and not plan.routes:
+            target = self.filler(view, hand)
+            if target and target[0] in claims:
+                return self._claimed(view, self.pay(target[0], claims[target[0]], hand, plan))
+        if claims and view.turn - self.last_claim_turn > self.stall_turns and sum(hand) >= 10:
+            r = max(claims, key=lambda r: (bd.points[r], -r))
+            return self._claimed(view, self.pay(r, claims[r], hand, plan))
+        if draws:
+            a = self.draw(view, hand, draws, plan, second=False)
+            if a is not None:
+                return a
+        return self.fallback(view, hand, claims, others, plan)
+
+    def _claimed(self, view, a):
+        if type(a) is ClaimTrack:
+            self.last_claim_turn = view.turn
+        return a
+
+    def endgame(self, view) -> bool:
+        if view.final_round:
+            return True
+        lim = self.endgame_trains
+        return any(view.trains(p) <= lim for p in range(view.num_players))
+
+    def endgame_move(self, view, hand, claims, others, plan):
+        """The game is ending: the claim worth most now (a planned route that completes tickets first)."""
+        bd = self.bd
+        if claims:
+            best, best_v = None, -INF
+            ps = self.plan_set
+            for r in claims:
+                v = bd.points[r] + (6.0 if r in ps else 0.0)
+                if v > best_v:
+                    best, best_v = r, v
+            return self.pay(best, claims[best], hand, plan)
+        if view.final_round:
+            for a in others:
+                if type(a) is MovePassenger:
+                    return self.start_journey(view, others)
+        return None
+
+    def pay(self, r: int, options: list[ClaimTrack], hand: list[int], plan: Plan) -> ClaimTrack:
+        rest = [x for x in plan.routes if x != r]
+        need = colour_needs(self.bd, rest, hand, self.know)[0] if rest else None
+        return cheapest_claim(self.bd, options, hand, need)
+
+    def draw(self, view, hand, draws, plan: Plan, second: bool):
+        bd = self.bd
+        targets = plan.routes or self.filler(view, hand)
+        _, deficit, loco_need = colour_needs(bd, targets, hand, self.know)
+        return pick_draw(bd, draws, view.face_up, deficit, loco_need, second, self.take_face_up_locos, self.focus_colour(hand, targets))
+
+    def focus_colour(self, hand, targets: list[int]) -> int:
+        """The colour of the planned route closest to being paid (-1: none)."""
+        bd, know = self.bd, self.know
+        best, best_d = -1, INF
+        for r in targets:
+            d = route_deficit(bd, r, hand, know)
+            if 0 < d < best_d:
+                from .planning import best_track
+
+                c = best_track(bd, r, hand, know)
+                if c < 0:
+                    c = max(range(bd.NC), key=lambda k: (hand[k], -k))
+                best, best_d = c, d
+        return best
+
+    def second_draw(self, view, legal):
+        plan = self.current_plan(view)
+        return self.draw(view, view.hand, legal, plan, second=True)
+
+    def fallback(self, view, hand, claims, others, plan):
+        bd = self.bd
+        if claims:
+            r = max(claims, key=lambda r: (bd.points[r], -r))
+            return self.pay(r, claims[r], hand, plan)
+        for a in others:
+            if type(a) is DrawTickets and not self.endgame(view):
+                return a
+        for a in others:
+            if type(a) is MovePassenger:
+                return self.start_journey(view, others)
+        for a in others:
+            if type(a) is BuildStation:
+                continue
+            return a
+        return others[0] if others else None
+
+    # ------------------------------------------------------------------ other phases
+    def keep(self, view, legal):
+        offered = view.offered
+        _, todo = tickets_done(self.know, view.tickets)
+        trains = view.trains(self.seat)
+        base = plan_network(self.know, todo)
+        best, best_v = None, -INF
+        for a in legal:
+            if type(a) is not KeepTickets:
+                continue
+            v = self.keep_value(todo, [offered[i] for i in a.indices], trains, base)
+            if v > best_v:
+                best, best_v = a, v
+        return best
+
+    def mix(self, view, legal):
+        """Announce a mix: the share of long tickets the style likes."""
+        cands = [a for a in legal if type(a) is DrawTickets]
+        if not cands:
+            return None
+        piles = self.game.draw_piles if not self._in_setup(view) else tuple(self.game.variant.tickets.setup.mix)
+        is_long = [p in self.long_piles for p in piles]
+        share = self.long_share_now(view)
+
+        def score(a):
+            total = sum(a.mix) or 1
+            longs = sum(n for n, lg in zip(a.mix, is_long) if lg)
+            return -abs(longs / total - share)
+
+        return max(cands, key=score)
+
+    def _in_setup(self, view) -> bool:
+        return view.turn == 0 and not view.tickets
+
+    def long_share_now(self, view) -> float:
+        return self.long_share
+
+    def pay_tunnel(self, view, legal):
+        pays = [a for a in legal if type(a) is PayTunnel]
+        if not pays:
+            return next(a for a in legal if type(a) is AbandonTunnel)
+        t = self.bd.t
+        return min(pays, key=lambda a: (t.payment_counts(a.payment)[2] * 3 + t.payment_counts(a.payment)[3] * 2))
+
+    def flag(self, view, legal):
+        for a in legal:
+            if type(a) is SetFlag:
+                return a
+        return legal[-1]
+
+    def place_passenger(self, view, legal):
+        places = [a for a in legal if type(a) is PlacePassenger]
+        if not places:
+            return legal[-1]
+        goods = view.goods
+        t = self.bd.t
+        return max(places, key=lambda a: (sum(goods.get(t.place_index[a.place], ())[:1]), a.place))
+
+    def start_journey(self, view, legal):
+        return self.ride(view, legal)
+
+    def ride(self, view, legal):
+        """Greedy: the ride to the richest goods token, free rides first; stop when nothing is worth taking."""
+        t = self.bd.t
+        goods = view.goods
+        best, best_v = None, 0.0
+        for a in legal:
+            if type(a) is not MovePassenger:
+                continue
+            dest = t.place_index[a.path[1]]
+            tokens = goods.get(dest)
+            v = (tokens[0] if tokens else 0) - (0.5 if a.payment else 0.0)
+            if v > best_v:
+                best, best_v = a, v
+        if best is not None:
+            return best
+        for a in legal:
+            if type(a) is StopPassenger:
+                return a
+        moves = [a for a in legal if type(a) is MovePassenger]
+        return moves[0] if moves else None

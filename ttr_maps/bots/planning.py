@@ -1,0 +1,487 @@
+"""Planning helpers shared by the planning bots: built for speed, with no networkx in the loop.
+
+- `BoardData`: per-game tables derived once from the board and variant (public
+  information): adjacency lists, route lengths, colours, ferries, tunnels,
+  ticket ends, points. Cached per `Game`.
+- `Knowledge`: what one seat has learnt from its views, updated incrementally
+  from the claims and stations added since its last look (claims only ever grow).
+  It keeps each route's cost to this seat: 0 if owned, the route's cost while
+  some track is still claimable, and INF when closed (or a station's price, for
+  bots that borrow routes with stations).
+- `shortest_path`, `plan_network`: Dijkstra with early exit over small int
+  graphs; the network for several tickets is grown greedily (a Steiner-tree
+  heuristic): each ticket's cheapest path with the routes already planned free.
+- `colour_needs`, `payment_cost`, `pick_draw`: what cards the plan still needs,
+  which payment to make, which card to draw.
+- `card_odds`: card counting from what is visible (own hand, face-up row, deck
+  sizes): the chance that a blind card helps.
+"""
+
+from __future__ import annotations
+
+import weakref
+from heapq import heappop, heappush
+from typing import TYPE_CHECKING, Iterable
+
+from ..engine.actions import ClaimTrack, DrawBlind, DrawFaceUp
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from .view import View
+
+INF = float("inf")
+
+_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+class BoardData:
+    """Int tables of one game for planning (built once per Game, shared by every bot of it)."""
+
+    def __init__(self, game: Game):
+        t = game.t
+        v = game.variant
+        self.game = game
+        self.t = t
+        self.n = game.num_players
+        self.NP = t.NP
+        self.NR = len(t.route_ids)
+        self.NC = t.NC
+        self.LOCO, self.BIG, self.PASS = t.LOCO, t.BIG, t.PASS
+        self.ends = t.route_ends
+        self.length = t.route_length
+        self.route_tids = t.route_tids
+        self.tid_route = t.t_route
+        self.country = t.is_country
+        self.ferry = tuple(t.t_ferry[tids[0]] if tids else 0 for tids in t.route_tids)
+        self.tunnel = tuple(bool(t.t_tunnel[tids[0]]) if tids else False for tids in t.route_tids)
+        # Track colours per route (-1 gray, -2 never claimable in this variant).
+        self.track_colors = tuple(tuple(t.t_color[tid] for tid in tids) for tids in t.route_tids)
+        self.track_ok = tuple(t.t_color[tid] != -2 and t.t_ferry[tid] <= t.t_len[tid] for tid in range(t.NT))
+        self.points = tuple(t.route_points.get(n, 0) for n in self.length)
+        self.adj: list[list[tuple[int, int]]] = [[] for _ in range(self.NP)]
+        for r, (a, b) in enumerate(self.ends):
+            if a == b:
+                continue
+            self.adj[a].append((r, b))
+            self.adj[b].append((r, a))
+        self.ticket_ends = tuple((t.place_index[k.from_], t.place_index[k.to]) for k in t.tickets)
+        self.ticket_points = tuple(k.points for k in t.tickets)
+        self.parallel_closes = game.num_players < v.parallel.all_tracks_from
+        self.deck_counts = tuple(t.deck_counts)
+        self.station_costs = tuple(t.station_costs)
+        self.has_stations = bool(self.station_costs)
+        self.flag_colors = tuple(t.flag_colors)
+        self.big_min = t.big_min
+        self.has_big = t.deck_counts[t.BIG] > 0
+        self.longest_bonus = v.scoring.bonuses.longest_path
+        self.trains = v.trains
+        self.end_at = v.end.trains_at_most
+        self.goods_stacks = tuple(t.goods_stacks)
+        # Static distances (by length) for cheap estimates: ticket difficulty, etc.
+        base = [float(n) for n in self.length]
+        self.dist0 = [dijkstra_all(self, base, s) for s in range(self.NP)]
+
+
+def board_data(game: Game) -> BoardData:
+    bd = _CACHE.get(game)
+    if bd is None:
+        bd = _CACHE[game] = BoardData(game)
+    return bd
+
+
+def dijkstra_all(bd: BoardData, cost: list[float], src: int) -> list[float]:
+    """Distances from `src` to every place (countries are entered, never passed through)."""
+    dist = [INF] * bd.NP
+    dist[src] = 0.0
+    heap = [(0.0, src)]
+    adj, country = bd.adj, bd.country
+    while heap:
+        d, u = heappop(heap)
+        if d > dist[u]:
+            continue
+        if country[u] and u != src:
+            continue
+        for r, v in adj[u]:
+            w = cost[r]
+            if w == INF:
+                continue
+            nd = d + w
+            if nd < dist[v]:
+                dist[v] = nd
+                heappush(heap, (nd, v))
+    return dist
+
+
+def shortest_path(bd: BoardData, cost: list[float], src: int, dst: int) -> tuple[float, list[int]] | None:
+    """(cost, routes) of a cheapest path from src to dst, or None. Routes listed from dst back to src."""
+    if src == dst:
+        return 0.0, []
+    NP = bd.NP
+    dist = [INF] * NP
+    prev = [-1] * NP
+    dist[src] = 0.0
+    heap = [(0.0, src)]
+    adj, country = bd.adj, bd.country
+    while heap:
+        d, u = heappop(heap)
+        if u == dst:
+            break
+        if d > dist[u]:
+            continue
+        if country[u] and u != src:
+            continue
+        for r, v in adj[u]:
+            w = cost[r]
+            if w == INF:
+                continue
+            nd = d + w
+            if nd < dist[v]:
+                dist[v] = nd
+                prev[v] = r
+                heappush(heap, (nd, v))
+    if dist[dst] == INF:
+        return None
+    path = []
+    ends = bd.ends
+    x = dst
+    while x != src:
+        r = prev[x]
+        path.append(r)
+        a, b = ends[r]
+        x = a if b == x else b
+    return dist[dst], path
+
+
+class Knowledge:
+    """One seat's picture of the board, updated incrementally from its views.
+
+    `cost[r]` is the planning cost of route r for this seat: 0 when owned, INF
+    when no track is claimable by it (unless `borrow` prices an opponent's route
+    reachable with a station), else `base_cost[r]`.
+    """
+
+    def __init__(self, bd: BoardData, seat: int, base_cost: list[float], borrow: float = INF):
+        self.bd = bd
+        self.seat = seat
+        t = bd.t
+        self.owner = [-1] * t.NT
+        self.mine = [False] * bd.NR
+        self.claimed = [False] * bd.NR  # some track claimed by anyone
+        self.open = [any(bd.track_ok[tid] for tid in bd.route_tids[r]) for r in range(bd.NR)]
+        self.base_cost = base_cost
+        self.borrow = borrow
+        self.cost = [base_cost[r] if self.open[r] else INF for r in range(bd.NR)]
+        self.seen = [0] * bd.n
+        self.stations_seen = [0] * bd.n
+        self.station_at: dict[int, int] = {}
+        self.my_stations: list[int] = []
+        self.my_routes: list[int] = []
+        self.changed: list[int] = []  # routes whose status changed since the bot last looked
+        self.version = 0
+
+    def update(self, view: View) -> bool:
+        """Take in new claims and stations; True when anything changed."""
+        bd = self.bd
+        changed = False
+        for p in range(bd.n):
+            c = view.claim_count(p)
+            if c > self.seen[p]:
+                for tid in view.claims(p)[self.seen[p]:]:
+                    self._claim(p, tid)
+                self.seen[p] = c
+                changed = True
+        if bd.has_stations:
+            for p in range(bd.n):
+                built = len(bd.station_costs) - view.stations_left(p)
+                if built != self.stations_seen[p]:
+                    for x in view.stations(p)[self.stations_seen[p]:]:
+                        self.station_at[x] = p
+                        if p == self.seat:
+                            self.my_stations.append(x)
+                            for r, _ in bd.adj[x]:
+                                self.changed.append(r)
+                    self.stations_seen[p] = built
+                    changed = True
+            if changed and self.borrow < INF:
+                self._reprice_borrowed()
+        if changed:
+            self.version += 1
+        return changed
+
+    def _claim(self, p: int, tid: int) -> None:
+        bd = self.bd
+        r = bd.tid_route[tid]
+        self.owner[tid] = p
+        self.claimed[r] = True
+        self.changed.append(r)
+        if p == self.seat:
+            self.mine[r] = True
+            self.my_routes.append(r)
+            self.open[r] = False
+            self.cost[r] = 0.0
+            return
+        if self.mine[r]:
+            return
+        if bd.parallel_closes:
+            is_open = False
+        else:
+            is_open = any(self.owner[x] < 0 and bd.track_ok[x] for x in bd.route_tids[r])
+        self.open[r] = is_open
+        if not is_open:
+            self.cost[r] = self._borrow_cost(r)
+
+    def _borrow_cost(self, r: int) -> float:
+        """The price of using an opponent's route through a station (INF when that is impossible)."""
+        if self.borrow == INF or not self.claimed[r] or self.mine[r]:
+            return INF
+        bd = self.bd
+        a, b = bd.ends[r]
+        if self.station_at.get(a) == self.seat or self.station_at.get(b) == self.seat:
+            return 0.5
+        if len(self.my_stations) >= len(bd.station_costs):
+            return INF
+        if any(not bd.country[x] and x not in self.station_at for x in (a, b)):
+            return self.borrow + bd.station_costs[len(self.my_stations)]
+        return INF
+
+    def _reprice_borrowed(self) -> None:
+        for r in range(self.bd.NR):
+            if not self.open[r] and not self.mine[r] and self.claimed[r]:
+                self.cost[r] = self._borrow_cost(r)
+
+    def take_changes(self) -> list[int]:
+        out = self.changed
+        self.changed = []
+        return out
+
+    def connected(self, a: int, b: int, extra: Iterable[int] = ()) -> bool:
+        """Are places a and b joined by this seat's routes (plus `extra` routes), never through a country?"""
+        if a == b:
+            return True
+        bd = self.bd
+        use = set(self.my_routes)
+        use.update(extra)
+        if not use:
+            return False
+        seen = {a}
+        stack = [a]
+        country = bd.country
+        adj = bd.adj
+        while stack:
+            u = stack.pop()
+            if country[u] and u != a:
+                continue
+            for r, v in adj[u]:
+                if r in use and v not in seen:
+                    if v == b:
+                        return True
+                    seen.add(v)
+                    stack.append(v)
+        return False
+
+    def component(self, a: int) -> set[int]:
+        """Places reached from a through own routes."""
+        bd = self.bd
+        mine = self.mine
+        seen = {a}
+        stack = [a]
+        while stack:
+            u = stack.pop()
+            if bd.country[u] and u != a:
+                continue
+            for r, v in bd.adj[u]:
+                if mine[r] and v not in seen:
+                    seen.add(v)
+                    stack.append(v)
+        return seen
+
+
+class Plan:
+    """The routes a seat still wants, and what they cost."""
+
+    __slots__ = ("routes", "trains", "cost", "reachable", "unreachable", "borrowed", "version")
+
+    def __init__(self) -> None:
+        self.routes: list[int] = []  # to claim, in the order they were added
+        self.trains = 0
+        self.cost = 0.0
+        self.reachable: list[int] = []  # tickets the plan completes (or already complete)
+        self.unreachable: list[int] = []
+        self.borrowed: list[int] = []  # opponents' routes to use through a station
+        self.version = -1
+
+
+def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | None = None) -> Plan:
+    """Grow one network for `tickets` (most valuable first): each ticket's cheapest path, earlier choices free."""
+    bd = know.bd
+    c = (cost or know.cost)[:]
+    plan = Plan()
+    order = sorted(tickets, key=lambda k: -bd.ticket_points[k])
+    mine = know.mine
+    open_ = know.open
+    length = bd.length
+    for k in order:
+        a, b = bd.ticket_ends[k]
+        res = shortest_path(bd, c, a, b)
+        if res is None:
+            plan.unreachable.append(k)
+            continue
+        plan.reachable.append(k)
+        for r in res[1]:
+            if c[r] > 0:
+                plan.cost += c[r]
+                c[r] = 0.0
+                if open_[r]:
+                    plan.routes.append(r)
+                    plan.trains += length[r]
+                elif not mine[r]:
+                    plan.borrowed.append(r)
+    plan.version = know.version
+    return plan
+
+
+def tickets_done(know: Knowledge, tickets: Iterable[int]) -> tuple[list[int], list[int]]:
+    """(completed, not yet completed) among `tickets`, by own routes only."""
+    bd = know.bd
+    done, todo = [], []
+    comp_cache: dict[int, set[int]] = {}
+    for k in tickets:
+        a, b = bd.ticket_ends[k]
+        comp = comp_cache.get(a)
+        if comp is None:
+            comp = know.component(a)
+            for x in comp:
+                if not bd.country[x] or x == a:
+                    comp_cache[x] = comp
+        (done if b in comp else todo).append(k)
+    return done, todo
+
+
+def best_track(bd: BoardData, r: int, hand: list[int], know: Knowledge) -> int:
+    """The colour (-1 gray) of the open track of route r that the hand is closest to paying."""
+    best_c, best_have = -3, -1
+    for tid in bd.route_tids[r]:
+        if know.owner[tid] >= 0 or not bd.track_ok[tid]:
+            continue
+        c = bd.t.t_color[tid]
+        have = max(hand[: bd.NC]) if c < 0 else hand[c]
+        if have > best_have:
+            best_c, best_have = c, have
+    return best_c if best_c != -3 else -1
+
+
+def colour_needs(bd: BoardData, routes: Iterable[int], hand: list[int], know: Knowledge) -> tuple[list[int], list[int], int]:
+    """(cards per colour wanted, cards per colour still missing, locomotives missing) for claiming `routes`.
+
+    A gray route is assigned to the colour the hand holds most of (after the
+    coloured routes); a double route to the track whose colour the hand holds most.
+    """
+    NC = bd.NC
+    need = [0] * NC
+    grays: list[int] = []
+    locos = 0
+    for r in routes:
+        L = bd.length[r]
+        f = bd.ferry[r]
+        locos += f
+        c = best_track(bd, r, hand, know)
+        if c >= 0:
+            need[c] += L - f
+        else:
+            grays.append(L - f)
+    grays.sort(reverse=True)
+    for g in grays:
+        best, surplus = 0, -10**9
+        for c in range(NC):
+            s = hand[c] - need[c]
+            if s > surplus:
+                best, surplus = c, s
+        need[best] += g
+    deficit = [max(0, need[c] - hand[c]) for c in range(NC)]
+    return need, deficit, max(0, locos - hand[bd.LOCO])
+
+
+def route_deficit(bd: BoardData, r: int, hand: list[int], know: Knowledge) -> int:
+    """Cards still missing to claim route r alone (locomotives wild; a ferry's locomotive spaces need them)."""
+    L = bd.length[r]
+    f = bd.ferry[r]
+    wild = hand[bd.LOCO] + (hand[bd.BIG] if bd.has_big and L >= bd.big_min else 0)
+    c = best_track(bd, r, hand, know)
+    have = max(hand[: bd.NC]) if c < 0 else hand[c]
+    if wild < f:
+        return (f - wild) + max(0, L - f - have)
+    return max(0, L - min(have, L - f) - wild)
+
+
+def cheapest_claim(bd: BoardData, options: list[ClaimTrack], hand: list[int], other_need: list[int] | None) -> ClaimTrack:
+    """The payment among `options` (claims of one route) that spends the least useful cards."""
+    t = bd.t
+    best, best_cost = options[0], INF
+    for a in options:
+        counts = t.payment_counts(a.payment)
+        color, nc, nl, nb, _ = counts
+        cost = nl * 2.5 + nb * 2.0
+        if nc:
+            spare = hand[color] - nc
+            keep_for = other_need[color] if other_need is not None else 0
+            cost += nc * (1.0 + (1.5 if keep_for > spare else 0.0))
+            if bd.flag_colors and color in bd.flag_colors:
+                cost -= 0.5  # a coloured payment on a flag route may give a flag card
+        if cost < best_cost:
+            best, best_cost = a, cost
+    return best
+
+
+def card_odds(bd: BoardData, hand: list[int], face_up: list[int], wanted: Iterable[int]) -> float:
+    """Chance that one blind card is of a wanted kind, counting the cards seen (own hand, face-up row)."""
+    unseen = list(bd.deck_counts)
+    for k, n in enumerate(hand):
+        unseen[k] -= n
+    for k in face_up:
+        if k >= 0:
+            unseen[k] -= 1
+    total = sum(max(0, u) for u in unseen)
+    if total <= 0:
+        return 0.0
+    good = sum(max(0, unseen[k]) for k in set(wanted))
+    return good / total
+
+
+def pick_draw(bd: BoardData, legal_draws: list, face_up: list[int], deficit: list[int], loco_need: int,
+              second: bool, take_locos: bool, focus: int = -1) -> object | None:
+    """A card draw for the colours the plan lacks: a face-up card of the most-missing colour, else blind.
+
+    `focus` (a colour) is preferred when it is face up. A face-up locomotive is
+    taken as a first card when the plan needs locomotives (ferries) or, with
+    `take_locos`, when nothing wanted is face up and much is missing.
+    """
+    blind = None
+    by_slot: dict[int, DrawFaceUp] = {}
+    for a in legal_draws:
+        if type(a) is DrawBlind:
+            blind = a
+        else:
+            by_slot[a.slot] = a
+    best_slot, best_score = -1, 0
+    loco_slot = -1
+    for slot, a in by_slot.items():
+        k = face_up[slot]
+        if k == bd.LOCO:
+            loco_slot = slot
+            continue
+        if k < bd.NC:
+            score = deficit[k] * 2 + (100 if k == focus and deficit[k] > 0 else 0)
+            if score > best_score:
+                best_slot, best_score = slot, score
+    if best_slot >= 0:
+        return by_slot[best_slot]
+    if loco_slot >= 0 and not second:
+        missing = sum(deficit)
+        if loco_need > 0 or (take_locos and missing >= 3):
+            return by_slot[loco_slot]
+    if blind is not None:
+        return blind
+    # No blind card: any face-up card (the deck is gone).
+    if by_slot:
+        return by_slot[min(by_slot)]
+    return None

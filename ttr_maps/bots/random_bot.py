@@ -1,0 +1,13 @@
+"""`random`: a uniformly random legal action (seeded). The baseline every other bot must beat."""
+
+from __future__ import annotations
+
+from .base import Bot
+
+
+class RandomBot(Bot):
+    name = "random"
+    description = "a uniformly random legal action"
+
+    def act(self, view, legal):
+        return legal[self.rng.randrange(len(legal))] if len(legal) > 1 else legal[0]

@@ -1,0 +1,365 @@
+"""What a bot sees: one seat's observation, in the engine's int-indexed terms.
+
+A bot is handed a view and the list of legal actions, nothing else. A view
+carries exactly what `State.observation(seat)` carries (no deck order, no other
+hand, no other player's tickets or offers), with places, routes, tracks, card
+kinds and tickets as the int indices of `game.t` (the engine's tables of the
+board and variant, which are public) so that bots need not parse names on every
+decision.
+
+Two views with one surface:
+- `ObservationView(game, obs)` is built from the observation dict itself: by
+  construction it can know nothing more.
+- `StateView(state, seat)` reads the same fields lazily from the state (the
+  observation dict costs more to build than a planning bot's whole decision).
+  `tests/test_bots_view.py` checks `StateView(...).to_observation() ==
+  state.observation(seat)` on many positions of every variant, and the runner's
+  `observation="engine"` mode (ObservationView of the real dict) gives
+  byte-identical game records: the fast view hides what the observation hides.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..engine.game import Game, State
+
+# Phases, as in ttr_maps.engine.game.PHASE_NAMES.
+PHASES = ("turn", "second-draw", "keep-tickets", "announce-mix", "tunnel", "flag", "place-passenger", "journey", "over")
+TURN, SECOND, KEEP, MIX, TUNNEL, FLAG, PASSENGER, JOURNEY, OVER = range(9)
+_PHASE_INDEX = {name: i for i, name in enumerate(PHASES)}
+
+
+class View:
+    """The shared surface. Lists returned are copies the bot may keep."""
+
+    game: Game
+    seat: int
+    num_players: int
+
+    # Subclasses implement these.
+    @property
+    def phase(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def final_round(self) -> bool: ...
+    @property
+    def current_player(self) -> int: ...
+    @property
+    def hand(self) -> list[int]: ...
+    @property
+    def tickets(self) -> list[int]: ...
+    @property
+    def offered(self) -> list[int]: ...
+    @property
+    def face_up(self) -> list[int]: ...
+    @property
+    def deck(self) -> int: ...
+    @property
+    def discards(self) -> int: ...
+    @property
+    def ticket_piles(self) -> dict[str, int]: ...
+    @property
+    def passengers(self) -> dict[int, int]: ...
+    @property
+    def goods(self) -> dict[int, list[int]]: ...
+    @property
+    def tunnel(self) -> tuple[int, list[int], int] | None: ...
+    @property
+    def journey(self) -> tuple[int, int] | None: ...
+    def claims(self, p: int) -> list[int]: ...
+    def claim_count(self, p: int) -> int: ...
+    def trains(self, p: int) -> int: ...
+    def cards(self, p: int) -> int: ...
+    def ticket_count(self, p: int) -> int: ...
+    def offered_count(self, p: int) -> int: ...
+    def stations(self, p: int) -> list[int]: ...
+    def stations_left(self, p: int) -> int: ...
+    def score(self, p: int) -> int: ...
+    def passengers_unplaced(self, p: int) -> int: ...
+    def passengers_moved(self, p: int) -> int: ...
+    def goods_taken(self, p: int) -> list[int]: ...
+    def flag_cards(self, p: int) -> list[int]: ...
+    def flag_sets(self, p: int) -> int: ...
+
+    def to_observation(self) -> dict[str, Any]:
+        """The view written back as the engine's observation dict (for the equivalence tests)."""
+        t = self.game.t
+        players = []
+        for p in range(self.num_players):
+            players.append(
+                {
+                    "cards": self.cards(p),
+                    "tickets": self.ticket_count(p),
+                    "offered": self.offered_count(p),
+                    "trains": self.trains(p),
+                    "stations_left": self.stations_left(p),
+                    "score": self.score(p),
+                    "claims": [[t.route_ids[t.t_route[tid]], t.t_track[tid]] for tid in self.claims(p)],
+                    "stations": [t.place_ids[x] for x in self.stations(p)],
+                    "passengers_unplaced": self.passengers_unplaced(p),
+                    "passengers_moved": self.passengers_moved(p),
+                    "goods": self.goods_taken(p),
+                    "flag_cards": [t.kinds[c] for c in self.flag_cards(p)],
+                    "flag_sets": self.flag_sets(p),
+                }
+            )
+        obs: dict[str, Any] = {
+            "seat": self.seat,
+            "current_player": self.current_player,
+            "phase": PHASES[self.phase],
+            "turn": self.turn,
+            "final_round": self.final_round,
+            "hand": {t.kinds[k]: n for k, n in enumerate(self.hand) if n},
+            "tickets": [t.ticket_keys[k] for k in self.tickets],
+            "offered": [t.ticket_keys[k] for k in self.offered],
+            "face_up": [t.kinds[k] if k >= 0 else None for k in self.face_up],
+            "deck": self.deck,
+            "discards": self.discards,
+            "ticket_piles": self.ticket_piles,
+            "passengers": {t.place_ids[x]: p for x, p in sorted(self.passengers.items())},
+            "goods": {t.place_ids[x]: v for x, v in self.goods.items()},
+            "players": players,
+        }
+        tun = self.tunnel
+        if tun is not None:
+            tid, revealed, extra = tun
+            obs["tunnel"] = {
+                "route": t.route_ids[t.t_route[tid]],
+                "track": t.t_track[tid],
+                "revealed": [t.kinds[k] for k in revealed],
+                "extra": extra,
+            }
+        j = self.journey
+        if j is not None:
+            obs["journey"] = {"start": t.place_ids[j[0]], "at": t.place_ids[j[1]]}
+        return obs
+
+
+class StateView(View):
+    """One seat's observation read lazily from the state (see the module docstring)."""
+
+    __slots__ = ("_s", "game", "seat", "num_players")
+
+    def __init__(self, state: State, seat: int):
+        self._s = state
+        self.game = state.game
+        self.seat = seat
+        self.num_players = state.game.num_players
+
+    @property
+    def phase(self) -> int:
+        return self._s.phase
+
+    @property
+    def turn(self) -> int:
+        return self._s.turns
+
+    @property
+    def final_round(self) -> bool:
+        return self._s.final_left > 0
+
+    @property
+    def current_player(self) -> int:
+        return self._s.current_player()
+
+    @property
+    def hand(self) -> list[int]:
+        return self._s.hands[self.seat][:]
+
+    @property
+    def tickets(self) -> list[int]:
+        return self._s.kept[self.seat][:]
+
+    @property
+    def offered(self) -> list[int]:
+        return self._s.offers[self.seat][:]
+
+    @property
+    def face_up(self) -> list[int]:
+        return self._s.face_up[:]
+
+    @property
+    def deck(self) -> int:
+        return len(self._s.deck)
+
+    @property
+    def discards(self) -> int:
+        return self._s.discard_total
+
+    @property
+    def ticket_piles(self) -> dict[str, int]:
+        return {name: len(cards) for name, cards in self._s.piles.items()}
+
+    @property
+    def passengers(self) -> dict[int, int]:
+        return dict(self._s.passenger_at)
+
+    @property
+    def goods(self) -> dict[int, list[int]]:
+        s = self._s
+        return {place: [v for i in stacks for v in reversed(s.goods[i])] for place, stacks in s.goods_at.items()}
+
+    @property
+    def tunnel(self) -> tuple[int, list[int], int] | None:
+        tun = self._s.tunnel
+        return None if tun is None else (tun.tid, list(tun.revealed), tun.extra)
+
+    @property
+    def journey(self) -> tuple[int, int] | None:
+        j = self._s.journey
+        return None if j is None else (j.start, j.at)
+
+    def claims(self, p: int) -> list[int]:
+        return self._s.claims[p][:]
+
+    def claim_count(self, p: int) -> int:
+        return len(self._s.claims[p])
+
+    def trains(self, p: int) -> int:
+        return self._s.trains[p]
+
+    def cards(self, p: int) -> int:
+        return sum(self._s.hands[p])
+
+    def ticket_count(self, p: int) -> int:
+        return len(self._s.kept[p])
+
+    def offered_count(self, p: int) -> int:
+        return len(self._s.offers[p])
+
+    def stations(self, p: int) -> list[int]:
+        return self._s.stations[p][:]
+
+    def stations_left(self, p: int) -> int:
+        return len(self._s.t.station_costs) - len(self._s.stations[p])
+
+    def score(self, p: int) -> int:
+        return self._s.scores[p]
+
+    def passengers_unplaced(self, p: int) -> int:
+        return self._s.passengers_unplaced[p]
+
+    def passengers_moved(self, p: int) -> int:
+        return self._s.passengers_moved[p]
+
+    def goods_taken(self, p: int) -> list[int]:
+        return self._s.goods_taken[p][:]
+
+    def flag_cards(self, p: int) -> list[int]:
+        return self._s.flag_cards[p][:]
+
+    def flag_sets(self, p: int) -> int:
+        return self._s.flag_sets[p]
+
+
+class ObservationView(View):
+    """A view built from `state.observation(seat)` (a dict of names), converted to int indices once."""
+
+    def __init__(self, game: Game, obs: dict[str, Any]):
+        t = game.t
+        self.game = game
+        self.seat = obs["seat"]
+        self.num_players = len(obs["players"])
+        self._phase = _PHASE_INDEX[obs["phase"]]
+        self._turn = obs["turn"]
+        self._final = obs["final_round"]
+        self._current = obs["current_player"]
+        hand = [0] * t.NK
+        for kind, n in obs["hand"].items():
+            hand[t.kind_index[kind]] = n
+        self._hand = hand
+        self._tickets = [t.ticket_index[k] for k in obs["tickets"]]
+        self._offered = [t.ticket_index[k] for k in obs["offered"]]
+        self._face_up = [t.kind_index[k] if k is not None else -1 for k in obs["face_up"]]
+        self._deck = obs["deck"]
+        self._discards = obs["discards"]
+        self._piles = dict(obs["ticket_piles"])
+        self._passengers = {t.place_index[x]: p for x, p in obs["passengers"].items()}
+        self._goods = {t.place_index[x]: list(v) for x, v in obs["goods"].items()}
+        tun = obs.get("tunnel")
+        self._tunnel = None
+        if tun is not None:
+            tid = t.route_tids[t.route_by_id[tun["route"]]][tun["track"]]
+            self._tunnel = (tid, [t.kind_index[k] for k in tun["revealed"]], tun["extra"])
+        j = obs.get("journey")
+        self._journey = None if j is None else (t.place_index[j["start"]], t.place_index[j["at"]])
+        self._players = []
+        for pl in obs["players"]:
+            self._players.append(
+                {
+                    "cards": pl["cards"],
+                    "tickets": pl["tickets"],
+                    "offered": pl["offered"],
+                    "trains": pl["trains"],
+                    "stations_left": pl["stations_left"],
+                    "score": pl["score"],
+                    "claims": [t.route_tids[t.route_by_id[rid]][k] for rid, k in pl["claims"]],
+                    "stations": [t.place_index[x] for x in pl["stations"]],
+                    "passengers_unplaced": pl["passengers_unplaced"],
+                    "passengers_moved": pl["passengers_moved"],
+                    "goods": list(pl["goods"]),
+                    "flag_cards": [t.kind_index[c] for c in pl["flag_cards"]],
+                    "flag_sets": pl["flag_sets"],
+                }
+            )
+
+    phase = property(lambda self: self._phase)
+    turn = property(lambda self: self._turn)
+    final_round = property(lambda self: self._final)
+    current_player = property(lambda self: self._current)
+    hand = property(lambda self: self._hand[:])
+    tickets = property(lambda self: self._tickets[:])
+    offered = property(lambda self: self._offered[:])
+    face_up = property(lambda self: self._face_up[:])
+    deck = property(lambda self: self._deck)
+    discards = property(lambda self: self._discards)
+    ticket_piles = property(lambda self: dict(self._piles))
+    passengers = property(lambda self: dict(self._passengers))
+    goods = property(lambda self: {k: v[:] for k, v in self._goods.items()})
+    tunnel = property(lambda self: None if self._tunnel is None else (self._tunnel[0], self._tunnel[1][:], self._tunnel[2]))
+    journey = property(lambda self: self._journey)
+
+    def claims(self, p: int) -> list[int]:
+        return self._players[p]["claims"][:]
+
+    def claim_count(self, p: int) -> int:
+        return len(self._players[p]["claims"])
+
+    def trains(self, p: int) -> int:
+        return self._players[p]["trains"]
+
+    def cards(self, p: int) -> int:
+        return self._players[p]["cards"]
+
+    def ticket_count(self, p: int) -> int:
+        return self._players[p]["tickets"]
+
+    def offered_count(self, p: int) -> int:
+        return self._players[p]["offered"]
+
+    def stations(self, p: int) -> list[int]:
+        return self._players[p]["stations"][:]
+
+    def stations_left(self, p: int) -> int:
+        return self._players[p]["stations_left"]
+
+    def score(self, p: int) -> int:
+        return self._players[p]["score"]
+
+    def passengers_unplaced(self, p: int) -> int:
+        return self._players[p]["passengers_unplaced"]
+
+    def passengers_moved(self, p: int) -> int:
+        return self._players[p]["passengers_moved"]
+
+    def goods_taken(self, p: int) -> list[int]:
+        return self._players[p]["goods"][:]
+
+    def flag_cards(self, p: int) -> list[int]:
+        return self._players[p]["flag_cards"][:]
+
+    def flag_sets(self, p: int) -> int:
+        return self._players[p]["flag_sets"]

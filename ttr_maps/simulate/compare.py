@@ -1,0 +1,143 @@
+"""Two simulation summaries side by side: what a change to a board (or its rules) did.
+
+Differences are B - A. Rates are compared with a two-proportion z-test, means
+with Welch's test (normal approximation: simulations have many games). A
+difference with p < 0.05 is marked significant; with many routes and tickets a
+few such marks are expected by chance alone, so look at the large ones first.
+"""
+
+from __future__ import annotations
+
+import math
+
+ALPHA = 0.05
+
+
+def _p_normal(z: float) -> float:
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def two_proportions(x1: float, n1: float, x2: float, n2: float) -> float | None:
+    """p-value of the difference between x1/n1 and x2/n2 (pooled z-test); None when undefined."""
+    if n1 <= 0 or n2 <= 0:
+        return None
+    p = (x1 + x2) / (n1 + n2)
+    se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
+    if se == 0:
+        return 1.0
+    return _p_normal((x2 / n2 - x1 / n1) / se)
+
+
+def welch(m1: float, s1: float, n1: int, m2: float, s2: float, n2: int) -> float | None:
+    if n1 < 2 or n2 < 2:
+        return None
+    se = math.sqrt(s1 * s1 / n1 + s2 * s2 / n2)
+    if se == 0:
+        return 1.0 if m1 == m2 else 0.0
+    return _p_normal((m2 - m1) / se)
+
+
+def _rate_row(key: str, a: dict | None, b: dict | None) -> dict:
+    ra = a["rate"] if a else None
+    rb = b["rate"] if b else None
+    p = two_proportions(a["successes"], a["n"], b["successes"], b["n"]) if a and b else None
+    return {
+        "key": key,
+        "a": ra,
+        "b": rb,
+        "diff": None if ra is None or rb is None else round(rb - ra, 4),
+        "p": None if p is None else round(p, 4),
+        "significant": p is not None and p < ALPHA,
+    }
+
+
+def _mean_row(key: str, a: dict, b: dict) -> dict:
+    if not a.get("n") or not b.get("n"):
+        return {"key": key, "a": a.get("mean"), "b": b.get("mean"), "diff": None, "p": None, "significant": False}
+    p = welch(a["mean"], a["sd"], a["n"], b["mean"], b["sd"], b["n"])
+    return {
+        "key": key,
+        "a": a["mean"],
+        "b": b["mean"],
+        "diff": round(b["mean"] - a["mean"], 3),
+        "p": None if p is None else round(p, 4),
+        "significant": p is not None and p < ALPHA,
+    }
+
+
+def compare(a: dict, b: dict) -> dict:
+    """The comparison of two summaries (summary.json dicts)."""
+    out: dict = {"a": a["meta"], "b": b["meta"], "notes": []}
+    if a["meta"]["players"] != b["meta"]["players"]:
+        out["notes"].append(f"player counts differ: {a['meta']['players']} vs {b['meta']['players']}")
+    if a["meta"]["bots"] != b["meta"]["bots"]:
+        out["notes"].append("the bots differ: win rates compare different line-ups")
+    bots = [k for k in a["bots"] if k in b["bots"]]
+    out["win_rate"] = [_rate_row(k, a["bots"][k]["win"], b["bots"][k]["win"]) for k in bots]
+    out["score"] = [_mean_row(k, a["bots"][k]["score"], b["bots"][k]["score"]) for k in bots]
+    seats = min(len(a["seats"]), len(b["seats"]))
+    out["seat_win_rate"] = [_rate_row(f"seat {i + 1}", a["seats"][i]["win"], b["seats"][i]["win"]) for i in range(seats)]
+    out["length"] = [_mean_row(k, a["length"][k], b["length"][k]) for k in ("turns", "rounds")]
+    ta = {t["ticket"]: t for t in a["tickets"]}
+    tb = {t["ticket"]: t for t in b["tickets"]}
+    out["tickets"] = [_rate_row(k, ta[k]["completion"], tb[k]["completion"]) for k in ta if k in tb]
+    out["tickets_only_a"] = [k for k in ta if k not in tb]
+    out["tickets_only_b"] = [k for k in tb if k not in ta]
+    out["piles"] = [_rate_row(k, a["piles"][k]["completion"], b["piles"][k]["completion"]) for k in a["piles"] if k in b["piles"]]
+    ra = {r["route"]: r for r in a["routes"]}
+    rb = {r["route"]: r for r in b["routes"]}
+    out["routes"] = [_rate_row(k, ra[k]["claimed"], rb[k]["claimed"]) for k in ra if k in rb]
+    out["routes_only_a"] = [k for k in ra if k not in rb]
+    out["routes_only_b"] = [k for k in rb if k not in ra]
+    out["never_claimed"] = {"a": a["never_claimed"], "b": b["never_claimed"]}
+    return out
+
+
+def _fmt(x, pct: bool) -> str:
+    if x is None:
+        return "-"
+    return f"{x * 100:6.1f}%" if pct else f"{x:7.2f}"
+
+
+def _table(title: str, rows: list[dict], pct: bool, only_significant: bool = False, limit: int | None = None) -> list[str]:
+    shown = [r for r in rows if r["significant"]] if only_significant else rows
+    shown = sorted(shown, key=lambda r: -abs(r["diff"] or 0)) if only_significant else shown
+    if limit is not None:
+        shown = shown[:limit]
+    lines = [title]
+    if not shown:
+        lines.append("  (no significant differences)" if only_significant else "  (none)")
+        return lines
+    width = max(len(r["key"]) for r in shown)
+    lines.append(f"  {'':<{width}}  {'A':>8}  {'B':>8}  {'B-A':>8}  {'p':>7}")
+    for r in shown:
+        diff = "-" if r["diff"] is None else (f"{r['diff'] * 100:+7.1f}%" if pct else f"{r['diff']:+8.2f}")
+        p = "-" if r["p"] is None else f"{r['p']:.4f}"
+        mark = " *" if r["significant"] else ""
+        lines.append(f"  {r['key']:<{width}}  {_fmt(r['a'], pct):>8}  {_fmt(r['b'], pct):>8}  {diff:>8}  {p:>7}{mark}")
+    return lines
+
+
+def render_text(c: dict, name_a: str, name_b: str, show_all: bool = False) -> str:
+    a, b = c["a"], c["b"]
+    lines = [
+        f"A: {name_a}  ({a['variant_name']}, {a['games']} games, {a['players']} players, bots {','.join(a['bots'])})",
+        f"B: {name_b}  ({b['variant_name']}, {b['games']} games, {b['players']} players, bots {','.join(b['bots'])})",
+    ]
+    lines += [f"note: {x}" for x in c["notes"]]
+    lines.append("")
+    lines += _table("Win rate per bot", c["win_rate"], True)
+    lines += _table("Mean score per bot", c["score"], False)
+    lines += _table("Win rate per seat", c["seat_win_rate"], True)
+    lines += _table("Game length", c["length"], False)
+    lines += _table("Ticket completion per pile", c["piles"], True)
+    lines += _table("Ticket completion" + ("" if show_all else ": significant differences, largest first"), c["tickets"], True, not show_all)
+    lines += _table("Route claim rate" + ("" if show_all else ": significant differences, largest first"), c["routes"], True, not show_all)
+    for label, key in (("Routes only in A", "routes_only_a"), ("Routes only in B", "routes_only_b"),
+                       ("Tickets only in A", "tickets_only_a"), ("Tickets only in B", "tickets_only_b")):
+        if c[key]:
+            lines.append(f"{label}: {', '.join(c[key])}")
+    na, nb = c["never_claimed"]["a"], c["never_claimed"]["b"]
+    lines.append(f"Never claimed: A {len(na)}, B {len(nb)}" + (f" (newly never claimed in B: {', '.join(x for x in nb if x not in na)})" if any(x not in na for x in nb) else ""))
+    lines.append("* p < 0.05 (two-proportion z-test for rates, Welch's test for means); B-A is B minus A.")
+    return "\n".join(lines)

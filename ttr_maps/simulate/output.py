@@ -1,0 +1,133 @@
+"""A simulation's output folder: records.jsonl, summary.json, report.html and run.json, each written atomically.
+
+run.json (written last) marks a folder as a `ttr-maps simulate` output: such a
+folder may be written again; any other non-empty folder only with `force`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+from .. import __version__
+from ..fileio import write_atomic
+from .report import build_report
+from .runner import RunSpec, game_for, run_games
+from .summary import SUMMARY_FORMAT, summarize
+
+OUTPUT_FORMAT = "ttr-simulate/1"
+RECORDS, SUMMARY, REPORT, RUN = "records.jsonl", "summary.json", "report.html", "run.json"
+
+
+class OutputError(Exception):
+    """The output folder cannot be used (or read): the message says why."""
+
+
+def is_simulate_output(folder: Path) -> bool:
+    try:
+        data = json.loads((folder / RUN).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("format") == OUTPUT_FORMAT
+
+
+def check_output_dir(folder: str | Path, force: bool = False) -> Path:
+    p = Path(folder)
+    if p.exists():
+        if not p.is_dir():
+            raise OutputError(f"{p} exists and is not a folder")
+        if is_simulate_output(p) or not any(p.iterdir()) or force:
+            return p
+        raise OutputError(
+            f"{p} exists and is not a previous `ttr-maps simulate` output (it has no {RUN}); "
+            "choose a new folder, or add --force to write into it anyway"
+        )
+    return p
+
+
+def read_records(path: str | Path) -> Iterator[dict]:
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                yield json.loads(line)
+
+
+def simulate_to(spec: RunSpec, folder: str | Path, workers: int = 1, scheduler: str | None = None, force: bool = False,
+                progress: Callable[[int], None] | None = None, variant_label: str | None = None) -> dict:
+    """Play the run and write the folder; returns the summary."""
+    out = check_output_dir(folder, force)
+    out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    cpu0 = time.process_time()
+    fd, tmp = tempfile.mkstemp(dir=out, prefix=f".{RECORDS}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            for line in run_games(spec, workers=workers, scheduler=scheduler, progress=progress):
+                f.write(line)
+                f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, out / RECORDS)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    elapsed = time.perf_counter() - start
+    game = game_for(spec.source)
+    meta = {
+        "variant": variant_label or spec.source.variant_path,
+        "bots": list(spec.bots),
+        "seed": spec.seed,
+        "observation": spec.observation,
+        "version": __version__,
+        "seat_rotation": "game i gives seat s the bot bots[(s + i) % players]",
+    }
+    summary = summarize(read_records(out / RECORDS), game, meta)
+    write_atomic(out / SUMMARY, json.dumps(summary, indent=1, ensure_ascii=False) + "\n")
+    write_atomic(out / REPORT, build_report(summary, game.board, game.variant))
+    run = {
+        "format": OUTPUT_FORMAT,
+        "files": [RECORDS, SUMMARY, REPORT],
+        "games": spec.games,
+        "workers": workers,
+        "scheduler": scheduler,
+        "seconds": round(elapsed, 3),
+        "games_per_second": round(spec.games / elapsed, 2) if elapsed > 0 else None,
+        "main_process_cpu_seconds": round(time.process_time() - cpu0, 3),
+    }
+    write_atomic(out / RUN, json.dumps(run, indent=1) + "\n")
+    _readable(out)
+    return summary
+
+
+def _readable(out: Path) -> None:
+    """Temporary files are created private; the outputs get the usual permissions (as the umask allows)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    for name in (RECORDS, SUMMARY, REPORT, RUN):
+        try:
+            os.chmod(out / name, 0o666 & ~mask)
+        except OSError:
+            pass
+
+
+def load_summary(folder: str | Path) -> dict:
+    """The summary of a simulate output folder; OutputError with a clear message otherwise."""
+    p = Path(folder)
+    if not p.is_dir():
+        raise OutputError(f"{p} is not a folder (give a `ttr-maps simulate` output folder)")
+    try:
+        data = json.loads((p / SUMMARY).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise OutputError(f"{p} has no {SUMMARY}: is it a `ttr-maps simulate` output folder?") from None
+    except (OSError, ValueError) as e:
+        raise OutputError(f"{p / SUMMARY} cannot be read: {e}") from None
+    if not isinstance(data, dict) or data.get("format") != SUMMARY_FORMAT:
+        raise OutputError(f"{p / SUMMARY} is not a simulation summary ({SUMMARY_FORMAT})")
+    return data

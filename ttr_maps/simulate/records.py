@@ -1,0 +1,197 @@
+"""The record of one game (one JSON line of `records.jsonl`), collected while the game is played.
+
+A record holds what a designer asks of a game: who sat where with which bot,
+final scores with their breakdown, the winner(s), turns and rounds, each
+player's tickets (kept, completed, returned), every claim and station with the
+turn it was made on, the cards taken face up and paid, and the engine's
+open-case counters. docs/simulate.md lists every field.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..engine.actions import AbandonTunnel, BuildStation, ClaimTrack, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, PayTunnel
+
+if TYPE_CHECKING:
+    from ..engine.actions import Action
+    from ..engine.game import Game, State
+
+RECORD_FORMAT = "ttr-simulate-record/1"
+
+_SHORTEST: dict[int, list[frozenset[int]]] = {}
+
+
+def ticket_route_sets(game: Game) -> list[frozenset[int]]:
+    """For each ticket, the routes on some shortest path (by spaces) between its ends on the empty board."""
+    cached = _SHORTEST.get(id(game))
+    if cached is not None and len(cached) == len(game.t.tickets):
+        return cached
+    from ..bots.planning import board_data
+
+    bd = board_data(game)
+    out = []
+    for a, b in bd.ticket_ends:
+        da, db = bd.dist0[a], bd.dist0[b]
+        best = da[b]
+        routes = set()
+        if best < float("inf"):
+            for r, (u, v) in enumerate(bd.ends):
+                L = bd.length[r]
+                if da[u] + L + db[v] == best or da[v] + L + db[u] == best:
+                    routes.add(r)
+        out.append(frozenset(routes))
+    _SHORTEST[id(game)] = out
+    return out
+
+
+class GameRecorder:
+    """Watches one game action by action (before/after each `apply`) and writes its record at the end."""
+
+    def __init__(self, game: Game, state: State, bots: list[str], seed: int, index: int):
+        self.game = game
+        self.state = state
+        self.bots = bots
+        self.seed = seed
+        self.index = index
+        n = game.num_players
+        t = game.t
+        self.claims: list[list] = []
+        self.stations: list[list] = []
+        self.kept: list[list] = [[] for _ in range(n)]  # (ticket key, kept at setup, turn)
+        self.returned: list[list[str]] = [[] for _ in range(n)]
+        self.face_up = [[0] * t.NK for _ in range(n)]
+        self.blind = [0] * n
+        self.paid = [[0] * t.NK for _ in range(n)]
+        self.ticket_draws = [0] * n
+        self.capped = False
+        self._p = -1
+        self._nclaims = 0
+        self._nstations = 0
+        self._turn = 0
+        self._offer: list[int] = []
+        self._setup = True
+        self._tunnel_paid: tuple | None = None
+        self._shortest = ticket_route_sets(game)
+
+    def before(self, a: Action) -> None:
+        s = self.state
+        p = self._p = s.current
+        self._turn = s.turns
+        self._setup = s.in_setup
+        self._nclaims = len(s.claims[p])
+        self._nstations = len(s.stations[p])
+        ty = type(a)
+        if ty is DrawFaceUp:
+            k = s.face_up[a.slot]
+            if k >= 0:
+                self.face_up[p][k] += 1
+        elif ty is DrawBlind:
+            self.blind[p] += 1
+        elif ty is KeepTickets:
+            self._offer = list(s.offers[p])
+        elif ty is DrawTickets:
+            if not s.in_setup:
+                self.ticket_draws[p] += 1
+        elif ty is ClaimTrack:
+            self._tunnel_paid = s.t.payment_counts(a.payment)
+
+    def after(self, a: Action) -> None:
+        s = self.state
+        t = s.t
+        p = self._p
+        ty = type(a)
+        if ty is KeepTickets:
+            chosen = set(a.indices)
+            for i, k in enumerate(self._offer):
+                if i in chosen:
+                    self.kept[p].append((t.ticket_keys[k], self._setup, self._turn))
+                else:
+                    self.returned[p].append(t.ticket_keys[k])
+        elif ty is AbandonTunnel:
+            self._tunnel_paid = None
+        if len(s.claims[p]) > self._nclaims:
+            tid = s.claims[p][-1]
+            r = t.t_route[tid]
+            blocked = 0
+            for q in range(self.game.num_players):
+                if q != p and any(r in self._shortest[k] for k in s.kept[q]):
+                    blocked += 1
+            self.claims.append([self._turn, p, t.route_ids[r], t.t_track[tid], blocked])
+            paid = self.paid[p]
+            if self._tunnel_paid is not None:
+                self._add_paid(paid, self._tunnel_paid)
+            if ty is PayTunnel:
+                self._add_paid(paid, t.payment_counts(a.payment))
+            self._tunnel_paid = None
+        if ty is BuildStation and len(s.stations[p]) > self._nstations:
+            self.stations.append([self._turn, p, a.place])
+            self._add_paid(self.paid[p], t.payment_counts(a.payment))
+
+    def _add_paid(self, paid: list[int], counts: tuple) -> None:
+        color, nc, nl, nb, npass = counts
+        t = self.state.t
+        if nc:
+            paid[color] += nc
+        paid[t.LOCO] += nl
+        paid[t.BIG] += nb
+        paid[t.PASS] += npass
+
+    def record(self) -> dict:
+        s = self.state
+        t = s.t
+        game = self.game
+        n = game.num_players
+        sheet = s.score_sheet() if s.is_terminal() else None
+        kinds = t.kinds
+        seats = []
+        for p in range(n):
+            pl = sheet.players[p] if sheet is not None else None
+            completed = {t.ticket_keys[k] for k in pl.completed} if pl else set()
+            seats.append(
+                {
+                    "seat": p,
+                    "bot": self.bots[p],
+                    "score": pl.total if pl else s.scores[p],
+                    "breakdown": dict(pl.breakdown) if pl else {},
+                    "winner": p in (sheet.winners if sheet else ()),
+                    "trains_left": s.trains[p],
+                    "tickets": [
+                        {"ticket": key, "setup": setup, "turn": turn, "completed": key in completed}
+                        for key, setup, turn in self.kept[p]
+                    ],
+                    "tickets_returned": self.returned[p],
+                    "ticket_draws": self.ticket_draws[p],
+                    "longest_trail": pl.longest_trail if pl else 0,
+                    "stations": [t.place_ids[x] for x in s.stations[p]],
+                    "journeys": s.passengers_moved[p],
+                    "goods": list(s.goods_taken[p]),
+                    "flag_sets": s.flag_sets[p],
+                    "cards_face_up": {kinds[k]: c for k, c in enumerate(self.face_up[p]) if c},
+                    "cards_blind": self.blind[p],
+                    "cards_paid": {kinds[k]: c for k, c in enumerate(self.paid[p]) if c},
+                }
+            )
+        if self.capped:
+            end = "capped"
+        elif s.counters.get("all-passed", 0):
+            end = "all-passed"
+        else:
+            end = "trains"
+        return {
+            "format": RECORD_FORMAT,
+            "game": self.index,
+            "seed": self.seed,
+            "players": n,
+            "bots": list(self.bots),
+            "winners": list(sheet.winners) if sheet else [],
+            "tie_break": sheet.tie_break_used if sheet else None,
+            "turns": s.turns,
+            "rounds": -(-s.turns // n),
+            "actions": len(s.history),
+            "end": end,
+            "seats": seats,
+            "claims": self.claims,
+            "stations": self.stations,
+            "counters": dict(sorted(s.counters.items())),
+        }

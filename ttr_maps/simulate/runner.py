@@ -1,0 +1,218 @@
+"""Playing many games of bots: one game → one record; local processes or a Dask cluster for many.
+
+Each game's seed comes from the run's seed and the game's index, and the seats
+rotate by game index (game i gives seat s the bot `bots[(s + i) % players]`), so
+a game's record depends only on (run, index): the same seed gives the same
+records, byte for byte, whatever the number of workers or where they run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from ..engine.game import Game
+from ..load import load_variant
+from ..model.board import Board
+from ..model.variant import Variant
+from .records import GameRecorder
+
+MAX_ACTIONS = 50_000  # a game still running after this many actions is stopped and marked `capped`
+
+
+class BotError(RuntimeError):
+    """A bot returned an action that is not legal (a bug in the bot)."""
+
+
+@dataclass(frozen=True)
+class GameSource:
+    """What a worker needs to rebuild the game: the loaded variant and board (picklable) and the player count."""
+
+    variant: Variant
+    board: Board
+    players: int
+    variant_path: str
+
+    @property
+    def key(self) -> str:
+        h = hashlib.sha256()
+        h.update(self.variant.model_dump_json().encode())
+        h.update(self.board.model_dump_json().encode())
+        h.update(str(self.players).encode())
+        return h.hexdigest()
+
+    @classmethod
+    def from_file(cls, path: str, players: int) -> GameSource:
+        variant, board = load_variant(path)
+        Game(variant, board, players)  # raises ValueError for a bad player count
+        return cls(variant, board, players, str(path))
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One simulation run: which bots play how many games of which game, from which seed."""
+
+    source: GameSource
+    bots: tuple[str, ...]  # one per seat of game 0
+    games: int
+    seed: int
+    observation: str = "fast"  # "fast": StateView; "engine": ObservationView of state.observation(seat)
+
+
+def game_seed(run_seed: int, index: int) -> int:
+    """The engine seed of game `index`: a hash of the run seed and the index (independent of workers)."""
+    digest = hashlib.sha256(f"ttr-maps-simulate:{run_seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    digest = hashlib.sha256(f"ttr-maps-bot:{seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def seat_bots(bots: tuple[str, ...], index: int) -> list[str]:
+    """Bots by seat in game `index`: the list rotated by the game index."""
+    n = len(bots)
+    return [bots[(s + index) % n] for s in range(n)]
+
+
+_GAMES: dict[str, Game] = {}
+
+
+def game_for(source: GameSource) -> Game:
+    """The Game of a source, built once per process."""
+    key = source.key
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = Game(source.variant, source.board, source.players, variant_path=source.variant_path)
+    return game
+
+
+def play_game(game: Game, bots: list[str], seed: int, index: int, observation: str = "fast") -> dict:
+    """Play one game of bots to the end; its record (ttr_maps.simulate.records)."""
+    from ..bots import make_bot
+    from ..bots.view import ObservationView, StateView
+
+    players = [make_bot(name, game, s, bot_seed(seed, s)) for s, name in enumerate(bots)]
+    state = game.new_initial_state(seed)
+    rec = GameRecorder(game, state, bots, seed, index)
+    engine_view = observation == "engine"
+    actions = 0
+    while not state.is_terminal():
+        p = state.current
+        legal = state.legal_actions()
+        view = ObservationView(game, state.observation(p)) if engine_view else StateView(state, p)
+        a = players[p].act(view, legal)
+        if a is None or (len(legal) > 1 and not any(a is x for x in legal) and a not in legal):
+            raise BotError(f"bot {bots[p]!r} (seat {p}) chose {a!r}, which is not legal here (game {index})")
+        rec.before(a)
+        state.apply(a)
+        rec.after(a)
+        actions += 1
+        if actions >= MAX_ACTIONS:
+            rec.capped = True
+            break
+    return rec.record()
+
+
+def record_line(record: dict) -> str:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def play_chunk(source: GameSource, bots: tuple[str, ...], run_seed: int, indices: list[int], observation: str = "fast") -> list[tuple[int, str]]:
+    """Play the games `indices` of a run; (index, JSON line) for each. Runs in a worker."""
+    game = game_for(source)
+    out = []
+    for i in indices:
+        rec = play_game(game, seat_bots(bots, i), game_seed(run_seed, i), i, observation)
+        out.append((i, record_line(rec)))
+    return out
+
+
+def _chunks(n: int, size: int) -> list[list[int]]:
+    return [list(range(i, min(n, i + size))) for i in range(0, n, size)]
+
+
+def run_games(spec: RunSpec, workers: int = 1, scheduler: str | None = None,
+              progress: Callable[[int], None] | None = None) -> Iterator[str]:
+    """Every game's record as a JSON line, in game order, played where asked.
+
+    `workers` > 1: local processes (spawned, so each has its own hash seed: a
+    bot that depended on set order of strings would show up as a difference).
+    `scheduler`: the address of a Dask distributed scheduler.
+    """
+    progress = progress or (lambda n: None)
+    if scheduler is not None:
+        yield from _run_dask(spec, scheduler, progress)
+        return
+    if workers <= 1:
+        game = game_for(spec.source)
+        for i in range(spec.games):
+            rec = play_game(game, seat_bots(spec.bots, i), game_seed(spec.seed, i), i, spec.observation)
+            progress(1)
+            yield record_line(rec)
+        return
+    yield from _run_pool(spec, workers, progress)
+
+
+def _chunk_size(games: int, workers: int) -> int:
+    return max(1, min(25, math.ceil(games / (workers * 6))))
+
+
+def _in_order(results: dict[int, str], state: list[int]) -> Iterator[str]:
+    nxt = state[0]
+    while nxt in results:
+        yield results.pop(nxt)
+        nxt += 1
+    state[0] = nxt
+
+
+def _run_pool(spec: RunSpec, workers: int, progress: Callable[[int], None]) -> Iterator[str]:
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    chunks = _chunks(spec.games, _chunk_size(spec.games, workers))
+    results: dict[int, str] = {}
+    nxt = [0]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        pending = {pool.submit(play_chunk, spec.source, spec.bots, spec.seed, c, spec.observation) for c in chunks}
+        try:
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    lines = fut.result()
+                    for i, line in lines:
+                        results[i] = line
+                    progress(len(lines))
+                yield from _in_order(results, nxt)
+        except BaseException:
+            for fut in pending:
+                fut.cancel()
+            raise
+
+
+def _run_dask(spec: RunSpec, scheduler: str, progress: Callable[[int], None]) -> Iterator[str]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError as e:  # pragma: no cover - depends on the install
+        raise RuntimeError("--scheduler needs Dask distributed: pip install 'ttr-maps[dask]'") from e
+    client = Client(scheduler, timeout=30)
+    try:
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        chunks = _chunks(spec.games, _chunk_size(spec.games, workers))
+        source = client.scatter(spec.source, broadcast=True)
+        futures = [client.submit(play_chunk, source, spec.bots, spec.seed, c, spec.observation, pure=False) for c in chunks]
+        results: dict[int, str] = {}
+        nxt = [0]
+        for fut in as_completed(futures):
+            lines = fut.result()
+            for i, line in lines:
+                results[i] = line
+            progress(len(lines))
+            yield from _in_order(results, nxt)
+    finally:
+        client.close()
