@@ -21,31 +21,41 @@ from __future__ import annotations
 
 from ..engine.actions import BuildStation, DrawTickets, MovePassenger, PlacePassenger, StopPassenger
 from .planner import PlanningBot
-from .planning import INF, Plan, best_track, plan_network, route_deficit, shortest_path
+from .planning import INF, Plan, best_track, multi_source, plan_network, route_deficit, shortest_path
 
 
 class ExpertBot(PlanningBot):
     name = "expert"
     description = "plans tickets and plays every edition's extras: stations, tunnels, ferries, passengers and goods, flags"
 
-    keep_reserve = 5
+    keep_reserve = 9
     over_budget_penalty = 4.0
     take_face_up_locos = False
     borrow_cost = 5.0  # a station's cards plus the 4 points an unbuilt station would score
-    more_tickets_trains = 99  # draw more tickets with all tickets done and at least this many trains
-    long_share = 0.4
+    more_tickets_trains = 10  # ...and at least this many trains are free
+    long_share = 0.0  # Märklin: short tickets only (long ones failed too often in tournaments)
     tunnel_spare = 1  # spare cards wanted before claiming a tunnel
+    # More tickets mid-game once the plan needs at most this many trains: off (-1), because in 200-game
+    # tournaments the extra tickets cost as many route points as they brought (benchmarks/bench_simulate.py).
+    plan_left_for_tickets = -1
+    rivals_trains_for_tickets = 14  # ...and every rival still has more trains than this
+    cheap_ticket_trains = 9  # a ticket is cheap when both ends are this close to the network
+    ticket_draw_confidence = 0.7  # chance that one of the offered tickets is cheap
 
-    long_bonus = 0.0  # planning prefers long routes: cost falls by this share of the points above one per train
+    long_bonus = 0.3  # planning prefers long routes: cost falls by this share of the points above one per train...
+    long_bonus_min_length = 7  # ...on boards whose scoring table goes this far (Europe 8, Märklin 7; not USA, Paris)
 
     def route_cost(self, r):
         bd = self.bd
-        return super().route_cost(r) - self.long_bonus * max(0, bd.points[r] - bd.length[r])
+        cost = super().route_cost(r)
+        if max(self.game.variant.scoring.routes, default=0) >= self.long_bonus_min_length:
+            cost -= self.long_bonus * max(0, bd.points[r] - bd.length[r])
+        return cost
 
     def keep_value(self, todo, chosen, trains, base):
         bd = self.bd
         plan = plan_network(self.know, todo + chosen)
-        budget = trains - self.keep_reserve
+        budget = trains - self.reserve
         value = 0.0
         for k in chosen:
             pts = bd.ticket_points[k]
@@ -99,16 +109,48 @@ class ExpertBot(PlanningBot):
             a = self._station_for(plan, others, hand)
             if a is not None:
                 return a
-        if not plan.routes and not plan.borrowed:
-            if trains >= self.more_tickets_trains and not self.endgame(view):
-                for a in others:
-                    if type(a) is DrawTickets:
-                        return a
+        if plan.trains <= self.plan_left_for_tickets and trains - plan.trains >= self.more_tickets_trains:
+            draw = next((a for a in others if type(a) is DrawTickets), None)
+            if draw is not None and self._tickets_worth_drawing(view, plan):
+                return draw
         if self.moves_passengers_now(view):
             for a in others:
                 if type(a) is MovePassenger:
                     return self.start_journey(view, others)
         return None
+
+    def _tickets_worth_drawing(self, view, plan: Plan) -> bool:
+        """Card counting for tickets: the share of the tickets still unseen that this network could add cheaply."""
+        bd, know = self.bd, self.know
+        me = self.seat
+        if min(view.trains(p) for p in range(view.num_players) if p != me) <= self.rivals_trains_for_tickets:
+            return False
+        trains = view.trains(me) - plan.trains
+        cost = know.cost[:]
+        for r in plan.routes:
+            cost[r] = 0.0
+        sources = set()
+        for r in know.my_routes + plan.routes:
+            sources.update(bd.ends[r])
+        if not sources:
+            return False
+        dist = multi_source(bd, cost, sources)
+        held = set(view.tickets)
+        piles = set(self.game.draw_piles)
+        good = total = 0
+        budget = min(self.cheap_ticket_trains, trains - 3)
+        for k, pile in bd.t.ticket_pile.items():
+            if pile not in piles or k in held:
+                continue
+            a, b = bd.ticket_ends[k]
+            m = dist[a] + dist[b]
+            total += 1
+            if m <= budget:
+                good += 1
+        if not total:
+            return False
+        p = good / total
+        return 1 - (1 - p) ** 3 >= self.ticket_draw_confidence
 
     def _station_for(self, plan: Plan, others, hand):
         bd, know = self.bd, self.know

@@ -45,7 +45,7 @@ from .view import FLAG, JOURNEY, KEEP, MIX, PASSENGER, SECOND, TUNNEL, TURN
 class PlanningBot(Bot):
     """Plans a network for its tickets and draws the colours it lacks. Styles tune the class attributes."""
 
-    keep_reserve = 6  # trains left out of the ticket budget
+    keep_reserve = 6  # trains (of 45; scaled to the variant's trains) left out of the ticket budget
     over_budget_penalty = 3.0  # points per planned train over the budget when choosing tickets
     take_face_up_locos = False
     borrow_cost = INF  # price of an opponent's route used through a station (INF: no stations)
@@ -60,6 +60,7 @@ class PlanningBot(Bot):
         bd = self.bd = board_data(game)
         base = [self.route_cost(r) for r in range(bd.NR)]
         self.know = Knowledge(bd, seat, base, self.borrow_cost)
+        self.reserve = self.keep_reserve * bd.trains / 45
         self.plan: Plan | None = None
         self.plan_set: set[int] = set()
         self.todo: list[int] = []
@@ -84,7 +85,7 @@ class PlanningBot(Bot):
         plan = plan_network(self.know, todo + chosen)
         ok = sum(bd.ticket_points[k] for k in chosen if k in plan.reachable)
         bad = sum(bd.ticket_points[k] for k in chosen if k in plan.unreachable)
-        over = max(0, plan.trains - (trains - self.keep_reserve))
+        over = max(0, plan.trains - (trains - self.reserve))
         return ok - 2 * bad - self.over_budget_penalty * over - 0.05 * plan.trains
 
     def choose_claim(self, view, cands: list[int], claims: dict[int, list[ClaimTrack]], plan: Plan) -> int | None:

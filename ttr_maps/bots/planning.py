@@ -112,6 +112,33 @@ def dijkstra_all(bd: BoardData, cost: list[float], src: int) -> list[float]:
     return dist
 
 
+def multi_source(bd: BoardData, cost: list[float], sources: Iterable[int]) -> list[float]:
+    """Distances from the nearest of several places (a network) to every place."""
+    dist = [INF] * bd.NP
+    heap = []
+    for s in sources:
+        dist[s] = 0.0
+        heap.append((0.0, s))
+    heap.sort()
+    adj, country = bd.adj, bd.country
+    srcs = set(sources)
+    while heap:
+        d, u = heappop(heap)
+        if d > dist[u]:
+            continue
+        if country[u] and u not in srcs:
+            continue
+        for r, v in adj[u]:
+            w = cost[r]
+            if w == INF:
+                continue
+            nd = d + w
+            if nd < dist[v]:
+                dist[v] = nd
+                heappush(heap, (nd, v))
+    return dist
+
+
 def shortest_path(bd: BoardData, cost: list[float], src: int, dst: int) -> tuple[float, list[int]] | None:
     """(cost, routes) of a cheapest path from src to dst, or None. Routes listed from dst back to src."""
     if src == dst:

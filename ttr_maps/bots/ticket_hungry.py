@@ -31,6 +31,6 @@ class TicketHungryBot(PlanningBot):
         plan = plan_network(self.know, todo + chosen)
         ok = sum(bd.ticket_points[k] for k in chosen if k in plan.reachable)
         bad = sum(bd.ticket_points[k] for k in chosen if k in plan.unreachable)
-        over = max(0, plan.trains - (trains - self.keep_reserve))
+        over = max(0, plan.trains - (trains - self.reserve))
         marginal = max(0, plan.trains - base.trains)
         return 10.0 * ok / (marginal + 3) + 0.1 * ok - 2 * bad - self.over_budget_penalty * over
