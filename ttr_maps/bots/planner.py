@@ -67,6 +67,7 @@ class PlanningBot(Bot):
         self._plan_tickets: list[int] | None = None
         self.last_claim_turn = 0
         self.journey_plan: list[int] = []
+        self.tunnel_wait: dict[int, int] = {}  # route -> hand size before trying that tunnel again
         long_piles = set()
         board = game.board
         for pile, decks in game.variant.tickets.piles.items():
@@ -87,6 +88,10 @@ class PlanningBot(Bot):
         bad = sum(bd.ticket_points[k] for k in chosen if k in plan.unreachable)
         over = max(0, plan.trains - (trains - self.reserve))
         return ok - 2 * bad - self.over_budget_penalty * over - 0.05 * plan.trains
+
+    def make_plan(self, view, todo: list[int]) -> Plan:
+        """The network for the open tickets (a style may give some up)."""
+        return plan_network(self.know, todo)
 
     def choose_claim(self, view, cands: list[int], claims: dict[int, list[ClaimTrack]], plan: Plan) -> int | None:
         """Which affordable planned route to claim now (None: wait)."""
@@ -114,10 +119,10 @@ class PlanningBot(Bot):
 
     # ------------------------------------------------------------------ the decision
     def act(self, view, legal):
-        if len(legal) == 1:
+        ph = view.phase
+        if len(legal) == 1 and ph != TUNNEL:
             return legal[0]
         self.know.update(view)
-        ph = view.phase
         if ph == TURN:
             a = self.turn(view, legal)
         elif ph == SECOND:
@@ -152,7 +157,7 @@ class PlanningBot(Bot):
         if dirty:
             _, todo = tickets_done(self.know, tickets)
             self.todo = todo
-            self.plan = plan_network(self.know, todo)
+            self.plan = self.make_plan(view, todo)
             self.plan_set = set(self.plan.routes) | set(self.plan.borrowed)
             self._plan_tickets = tickets
         return self.plan
@@ -176,6 +181,10 @@ class PlanningBot(Bot):
                 draws.append(a)
             else:
                 others.append(a)
+        if self.tunnel_wait and claims:
+            total = sum(hand)
+            for r in [r for r in claims if total < self.tunnel_wait.get(r, 0)]:
+                del claims[r]
         if self.endgame(view):
             a = self.endgame_move(view, hand, claims, others, plan)
             if a is not None:
@@ -317,6 +326,11 @@ class PlanningBot(Bot):
     def pay_tunnel(self, view, legal):
         pays = [a for a in legal if type(a) is PayTunnel]
         if not pays:
+            # The cards come back; try this tunnel again only with a couple more cards in hand.
+            tun = view.tunnel
+            if tun is not None:
+                r = self.bd.tid_route[tun[0]]
+                self.tunnel_wait[r] = sum(view.hand) + self.bd.length[r] + 2
             return next(a for a in legal if type(a) is AbandonTunnel)
         t = self.bd.t
         return min(pays, key=lambda a: (t.payment_counts(a.payment)[2] * 3 + t.payment_counts(a.payment)[3] * 2))

@@ -82,6 +82,26 @@ class BoardData:
         self.dist0 = [dijkstra_all(self, base, s) for s in range(self.NP)]
 
 
+def ticket_paths(bd: BoardData) -> list[frozenset[int]]:
+    """For each ticket, the routes on some shortest path (by spaces) between its ends on the empty board."""
+    cached = getattr(bd, "_ticket_paths", None)
+    if cached is not None:
+        return cached
+    out = []
+    for a, b in bd.ticket_ends:
+        da, db = bd.dist0[a], bd.dist0[b]
+        best = da[b]
+        routes = set()
+        if best < INF:
+            for r, (u, v) in enumerate(bd.ends):
+                L = bd.length[r]
+                if da[u] + L + db[v] == best or da[v] + L + db[u] == best:
+                    routes.add(r)
+        out.append(frozenset(routes))
+    bd._ticket_paths = out
+    return out
+
+
 def board_data(game: Game) -> BoardData:
     bd = _CACHE.get(game)
     if bd is None:
@@ -203,6 +223,7 @@ class Knowledge:
         self.station_at: dict[int, int] = {}
         self.my_stations: list[int] = []
         self.my_routes: list[int] = []
+        self.routes_of: list[list[int]] = [[] for _ in range(bd.n)]  # every player's claimed routes, in order
         self.changed: list[int] = []  # routes whose status changed since the bot last looked
         self.version = 0
 
@@ -240,6 +261,7 @@ class Knowledge:
         r = bd.tid_route[tid]
         self.owner[tid] = p
         self.claimed[r] = True
+        self.routes_of[p].append(r)
         self.changed.append(r)
         if p == self.seat:
             self.mine[r] = True

@@ -19,30 +19,11 @@ if TYPE_CHECKING:
 
 RECORD_FORMAT = "ttr-simulate-record/1"
 
-_SHORTEST: dict[int, list[frozenset[int]]] = {}
-
-
 def ticket_route_sets(game: Game) -> list[frozenset[int]]:
     """For each ticket, the routes on some shortest path (by spaces) between its ends on the empty board."""
-    cached = _SHORTEST.get(id(game))
-    if cached is not None and len(cached) == len(game.t.tickets):
-        return cached
-    from ..bots.planning import board_data
+    from ..bots.planning import board_data, ticket_paths
 
-    bd = board_data(game)
-    out = []
-    for a, b in bd.ticket_ends:
-        da, db = bd.dist0[a], bd.dist0[b]
-        best = da[b]
-        routes = set()
-        if best < float("inf"):
-            for r, (u, v) in enumerate(bd.ends):
-                L = bd.length[r]
-                if da[u] + L + db[v] == best or da[v] + L + db[u] == best:
-                    routes.add(r)
-        out.append(frozenset(routes))
-    _SHORTEST[id(game)] = out
-    return out
+    return ticket_paths(board_data(game))
 
 
 class GameRecorder:
