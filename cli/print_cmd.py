@@ -39,10 +39,14 @@ def command(file: str, output: str, paper: str, car_mm: float, parts: tuple[str,
     FILE is a variant (everything) or a board (board, tickets and train cards;
     the summary cards and the rules page need a variant).
     """
-    from ttr_maps.fileio import write_atomic
+    from ttr_maps.fileio import OutputError, check_output, write_output
     from ttr_maps.load import load
     from ttr_maps.render import PrintOptions, build_pdf
 
+    try:
+        check_output(output, suffix=".pdf")
+    except OutputError as exc:
+        raise click.ClickException(str(exc)) from None
     loaded = load(file)
     fail_on_load_errors(loaded)
     if loaded.board is None:  # pragma: no cover - load reports this as an error
@@ -60,7 +64,10 @@ def command(file: str, output: str, paper: str, car_mm: float, parts: tuple[str,
         result = build_pdf(loaded.board, loaded.variant, opts)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
-    write_atomic(output, result.pdf)
+    try:
+        write_output(output, result.pdf)
+    except OutputError as exc:
+        raise click.ClickException(str(exc)) from None
     total = sum(result.pages.values())
     detail = ", ".join(f"{part} {n}" for part, n in result.pages.items())
     click.echo(f"wrote {output}: {total} pages ({detail})")

@@ -33,11 +33,16 @@ def command(file: str, output: str, cards: str | None, ticket_id: str | None, ca
     FILE is a board or a variant. The same input always gives the same bytes.
     With --cards or --ticket, draw cards instead of the board.
     """
-    from ttr_maps.fileio import write_atomic
+    from ttr_maps.fileio import OutputError, check_output, write_output
     from ttr_maps.load import load
     from ttr_maps.render import BoardOptions, card_context, cards_for, plan_board, render_card, render_card_sheet
     from ttr_maps.render.board import draw_board
 
+    if output != "-":
+        try:
+            check_output(output, suffix=".svg")
+        except OutputError as exc:
+            raise click.ClickException(str(exc)) from None
     loaded = load(file)
     fail_on_load_errors(loaded)
     board, variant = loaded.board, loaded.variant
@@ -68,5 +73,8 @@ def command(file: str, output: str, cards: str | None, ticket_id: str | None, ca
     if output == "-":
         click.echo(text, nl=False)
         return
-    write_atomic(output, text)
+    try:
+        write_output(output, text)
+    except OutputError as exc:
+        raise click.ClickException(str(exc)) from None
     click.echo(f"wrote {output}", err=True)

@@ -222,6 +222,7 @@ def test_a_hostile_board_renders_as_inert_text():
 
 def test_render_cli_writes_svg_atomically_and_reports_bad_input(tmp_path):
     out = tmp_path / "out" / "board.svg"
+    out.parent.mkdir()  # a missing folder is refused (tests/test_render_output.py)
     result = CliRunner().invoke(cli, ["render", str(MAPS / "boards" / "usa.yaml"), "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert out.read_text(encoding="utf-8").startswith("<?xml")

@@ -1,20 +1,66 @@
-"""Atomic file output: a reader never sees a half-written file, and a failed write leaves the old one."""
+"""File output: a reader never sees a half-written file, and a failed write leaves the old one.
+
+`write_atomic` writes a regular file through a temporary file in the same folder
+and an atomic rename. The new file gets the permissions a plain `open(path, "w")`
+would give it (0666 less the umask), or keeps those of the file it replaces. A
+path that exists but is not a regular file (a device such as /dev/null, a named
+pipe) is written to directly, never replaced. A symbolic link to a file keeps
+pointing at it: the file it points to is replaced.
+
+`write_output` is the same for the commands that write one file named by the
+user: it does not create missing folders and turns every failure into an
+`OutputError` whose message names the file and what to do.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
 
-def write_atomic(path: str | Path, data: str | bytes) -> None:
-    """Write `data` to `path` via a temporary file in the same folder and an atomic rename."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    mode = "wb" if isinstance(data, bytes) else "w"
+class OutputError(Exception):
+    """The output file could not be written; the message names it and the fix."""
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: str | Path, data: str | bytes, *, make_dirs: bool = True) -> None:
+    """Write `data` to `path` via a temporary file in the same folder and an atomic rename.
+
+    Raises OSError when the file cannot be written (the old file, if any, is left as it was).
+    With `make_dirs` (the default) missing parent folders are created.
+    """
+    binary = isinstance(data, bytes)
+    mode = "wb" if binary else "w"
+    text_args = {} if binary else {"encoding": "utf-8", "newline": "\n"}
+    try:
+        st = os.stat(path)  # follows links
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        # A device or a pipe: write to it, never replace it with a regular file.
+        with open(path, mode, **text_args) as f:
+            f.write(data)
+            f.flush()
+        return
+    # A link to a file (or a dangling one): replace the file it points to, keep the link.
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    if make_dirs:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    perms = stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask()
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, mode, **({} if isinstance(data, bytes) else {"encoding": "utf-8", "newline": "\n"})) as f:
+        os.fchmod(fd, perms)
+        with os.fdopen(fd, mode, **text_args) as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
@@ -25,3 +71,45 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def write_output(path: str | Path, data: str | bytes, option: str = "-o") -> None:
+    """`write_atomic` for a file the user named with `option`; failures raise OutputError with a clear message.
+
+    A missing folder is not created (a mistyped folder name should not silently make a new folder).
+    """
+    check_output(path, option, _suffix(data))
+    p = Path(path)
+    shown = str(path)
+    try:
+        write_atomic(p, data, make_dirs=False)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            hint = f"choose a file in a folder you can write to with {option}"
+        elif exc.errno == errno.ENOSPC:
+            hint = "free some space or choose another disk"
+        else:
+            hint = f"choose another file with {option}"
+        raise OutputError(f"cannot write {shown}: {why}; {hint}") from None
+
+
+def check_output(path: str | Path, option: str = "-o", suffix: str = ".svg") -> None:
+    """Raise OutputError when `path` cannot be a new or replaced file: it is a folder, or its folder is missing.
+
+    Commands call this before their work, so a mistyped path fails at once.
+    """
+    p = Path(path)
+    shown = str(path)
+    if p.is_dir():
+        raise OutputError(f"{shown} is a folder; give a file name with {option}, e.g. {p / ('board' + suffix)}")
+    folder = p.parent
+    if not os.path.lexists(p) and not folder.is_dir():
+        if folder.exists():
+            raise OutputError(f"cannot write {shown}: {folder} is not a folder; choose another file with {option}")
+        raise OutputError(f"cannot write {shown}: folder {folder} does not exist; "
+                          f"create it first (mkdir -p {folder}) or choose another file with {option}")
+
+
+def _suffix(data: str | bytes) -> str:
+    return ".pdf" if isinstance(data, bytes) and data[:5] == b"%PDF-" else ".svg"
