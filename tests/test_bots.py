@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -92,21 +93,91 @@ def test_state_view_shows_exactly_the_observation(variant):
         if rng.random() < 0.15:
             for seat in range(game.num_players):
                 obs = state.observation(seat)
-                assert StateView(state, seat).to_observation() == obs
-                assert ObservationView(game, obs).to_observation() == obs
+                # JSON text, not dict equality: the two views must also list things (passengers...) in the same order.
+                want = json.dumps(obs)
+                assert json.dumps(StateView(state, seat).to_observation()) == want
+                assert json.dumps(ObservationView(game, obs).to_observation()) == want
             seen[0] += 1
 
     play(game, ["expert", "random", "route-focus"], seed=2, check=check)
     assert seen[0] > 5
 
 
-def test_views_hide_other_hands():
-    game = GAME(ROOT / "maps" / "variants" / "usa.yaml", 2)
-    state = game.new_initial_state(1)
-    view = StateView(state, 0)
-    assert view.hand == state.hands[0]
-    assert view.cards(1) == sum(state.hands[1])
-    assert not hasattr(view, "hands") and not hasattr(view, "deck_order")
+def _reachable(root, stop):
+    """Every object reachable from `root` through instance attributes and containers (not classes or modules)."""
+    seen = {}
+    stack = [root]
+    while stack:
+        o = stack.pop()
+        if id(o) in seen or o is stop:
+            continue
+        seen[id(o)] = o
+        if isinstance(o, (str, int, float, bool, type(None))):
+            continue
+        if isinstance(o, dict):
+            stack.extend(o.keys())
+            stack.extend(o.values())
+        elif isinstance(o, (list, tuple, set, frozenset)):
+            stack.extend(o)
+        else:
+            for name in getattr(type(o), "__slots__", ()):
+                if hasattr(o, name):
+                    stack.append(getattr(o, name))
+            stack.extend(getattr(o, "__dict__", {}).values())
+    return list(seen.values())
+
+
+def _slots(view):
+    return {name: getattr(view, name) for name in type(view).__slots__ if name != "game"}
+
+
+def _mid_game(variant: str, players: int, turns: int):
+    game = GAME(ROOT / "maps" / "variants" / variant, players)
+    bots = [make_bot("expert", game, s, s) for s in range(players)]
+    state = game.new_initial_state(4)
+    while state.turns < turns and not state.is_terminal():
+        p = state.current
+        state.apply(bots[p].act(StateView(state, p), state.legal_actions()))
+    return game, state
+
+
+@pytest.mark.parametrize("variant", ["usa.yaml", "europe.yaml", "marklin.yaml"])
+def test_views_lead_to_no_hidden_information(variant):
+    """A view holds no reference to the state nor to any hidden part of it (deck, other hands, tickets, offers)."""
+    game, state = _mid_game(variant, 3, 12)
+    seat = state.current
+    view = StateView(state, seat)
+    hidden = [state, state.deck, state.hands, state.kept, state.offers, state.piles, state.rng, state.discard]
+    hidden += [state.hands[p] for p in range(3) if p != seat] + [state.kept[p] for p in range(3) if p != seat]
+    hidden += [state.offers[p] for p in range(3) if p != seat] + list(state.piles.values())
+    reached = _reachable(view, stop=game)  # the Game is the public rules and board
+    assert not any(any(x is h for h in hidden) for x in reached)
+    assert not any(type(x).__name__ == "State" for x in reached)
+    assert not hasattr(view, "_s") and not hasattr(view, "__dict__")
+
+
+@pytest.mark.parametrize("variant", ["usa.yaml", "europe.yaml", "marklin.yaml", "paris.yaml"])
+def test_views_do_not_change_with_hidden_information(variant):
+    """Two positions that differ only in what a seat cannot see give that seat identical views."""
+    game, state = _mid_game(variant, 3, 10)
+    seat = state.current
+    other = state.clone()
+    rng = random.Random(1)
+    rng.shuffle(other.deck)
+    for p in range(3):
+        if p == seat:
+            continue
+        hand = other.hands[p]
+        total = sum(hand)
+        hand[:] = [0] * len(hand)
+        for _ in range(total):  # another hand of the same size
+            hand[rng.randrange(game.t.NC)] += 1
+        other.kept[p] = [(k + 1) % len(game.t.tickets) for k in other.kept[p]]  # other tickets, as many
+    for pile in other.piles.values():
+        rng.shuffle(pile)
+    assert other.hands != state.hands or other.deck != state.deck
+    assert other.observation(seat) == state.observation(seat)
+    assert _slots(StateView(other, seat)) == _slots(StateView(state, seat))
 
 
 def test_expert_beats_random():

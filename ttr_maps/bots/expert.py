@@ -303,7 +303,7 @@ class ExpertBot(PlanningBot):
         bd = self.bd
         know = self.know
         goods = view.goods
-        starts = [x for x, p in view.passengers.items() if p == self.seat]
+        starts = sorted(x for x, p in view.passengers.items() if p == self.seat)
         if not starts:
             return None
         cards = view.hand[bd.PASS]

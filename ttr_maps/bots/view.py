@@ -10,12 +10,13 @@ decision.
 Two views with one surface:
 - `ObservationView(game, obs)` is built from the observation dict itself: by
   construction it can know nothing more.
-- `StateView(state, seat)` reads the same fields lazily from the state (the
-  observation dict costs more to build than a planning bot's whole decision).
-  `tests/test_bots_view.py` checks `StateView(...).to_observation() ==
-  state.observation(seat)` on many positions of every variant, and the runner's
-  `observation="engine"` mode (ObservationView of the real dict) gives
-  byte-identical game records: the fast view hides what the observation hides.
+- `StateView(state, seat)` copies the same fields from the state's public
+  parts and keeps no reference to the state (the observation dict costs more
+  to build than a planning bot's whole decision). `tests/test_bots.py` checks
+  `StateView(...).to_observation() == state.observation(seat)` (orders
+  included) on many positions of every variant, that nothing a view refers to
+  leads to hidden information, and the runner's `observation="engine"` mode
+  (ObservationView of the real dict) gives byte-identical game records.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ _PHASE_INDEX = {name: i for i, name in enumerate(PHASES)}
 
 class View:
     """The shared surface. Lists returned are copies the bot may keep."""
+
+    __slots__ = ()
 
     game: Game
     seat: int
@@ -119,7 +122,7 @@ class View:
             "deck": self.deck,
             "discards": self.discards,
             "ticket_piles": self.ticket_piles,
-            "passengers": {t.place_ids[x]: p for x, p in sorted(self.passengers.items())},
+            "passengers": {t.place_ids[x]: p for x, p in self.passengers.items()},
             "goods": {t.place_ids[x]: v for x, v in self.goods.items()},
             "players": players,
         }
@@ -139,120 +142,120 @@ class View:
 
 
 class StateView(View):
-    """One seat's observation read lazily from the state (see the module docstring)."""
+    """One seat's observation copied from the state's public fields (see the module docstring).
 
-    __slots__ = ("_s", "game", "seat", "num_players")
+    The view keeps no reference to the state: every field is copied when the
+    view is made (small int lists, far cheaper than the observation dict), so
+    nothing hidden (the deck's order, other hands, other players' tickets or
+    offers) can be reached from it. `tests/test_bots.py` walks everything a view
+    refers to and checks that.
+    """
+
+    __slots__ = (
+        "game", "seat", "num_players", "_phase", "_turn", "_final", "_current", "_hand", "_tickets", "_offered",
+        "_face_up", "_deck", "_discards", "_piles", "_passengers", "_goods", "_tunnel", "_journey", "_claims",
+        "_trains", "_cards", "_ticket_counts", "_offered_counts", "_stations", "_stations_total", "_scores",
+        "_unplaced", "_moved", "_goods_taken", "_flag_cards", "_flag_sets",
+    )
 
     def __init__(self, state: State, seat: int):
-        self._s = state
-        self.game = state.game
+        s = state
+        self.game = s.game
         self.seat = seat
-        self.num_players = state.game.num_players
+        self.num_players = s.game.num_players
+        self._phase = s.phase
+        self._turn = s.turns
+        self._final = s.final_left > 0
+        self._current = s.current_player()
+        self._hand = tuple(s.hands[seat])
+        self._tickets = tuple(s.kept[seat])
+        self._offered = tuple(s.offers[seat])
+        self._face_up = tuple(s.face_up)
+        self._deck = len(s.deck)
+        self._discards = s.discard_total
+        self._piles = {name: len(cards) for name, cards in s.piles.items()}
+        # Sorted by place, as in the observation (a bot iterating them sees the same order either way).
+        self._passengers = tuple(sorted(s.passenger_at.items())) if s.passenger_at else ()
+        if s.goods_at:
+            goods = s.goods
+            self._goods = tuple((place, tuple(v for i in stacks for v in reversed(goods[i]))) for place, stacks in s.goods_at.items())
+        else:
+            self._goods = ()
+        tun = s.tunnel
+        self._tunnel = None if tun is None else (tun.tid, tuple(tun.revealed), tun.extra)
+        j = s.journey
+        self._journey = None if j is None else (j.start, j.at)
+        self._claims = tuple(tuple(c) for c in s.claims)
+        self._trains = tuple(s.trains)
+        self._cards = tuple(map(sum, s.hands))
+        self._ticket_counts = tuple(map(len, s.kept))
+        self._offered_counts = tuple(map(len, s.offers))
+        self._stations = tuple(tuple(x) for x in s.stations) if s.t.station_costs else ()
+        self._stations_total = len(s.t.station_costs)
+        self._scores = tuple(s.scores)
+        self._unplaced = tuple(s.passengers_unplaced)
+        self._moved = tuple(s.passengers_moved)
+        self._goods_taken = tuple(tuple(g) for g in s.goods_taken)
+        self._flag_cards = tuple(tuple(f) for f in s.flag_cards)
+        self._flag_sets = tuple(s.flag_sets)
 
-    @property
-    def phase(self) -> int:
-        return self._s.phase
-
-    @property
-    def turn(self) -> int:
-        return self._s.turns
-
-    @property
-    def final_round(self) -> bool:
-        return self._s.final_left > 0
-
-    @property
-    def current_player(self) -> int:
-        return self._s.current_player()
-
-    @property
-    def hand(self) -> list[int]:
-        return self._s.hands[self.seat][:]
-
-    @property
-    def tickets(self) -> list[int]:
-        return self._s.kept[self.seat][:]
-
-    @property
-    def offered(self) -> list[int]:
-        return self._s.offers[self.seat][:]
-
-    @property
-    def face_up(self) -> list[int]:
-        return self._s.face_up[:]
-
-    @property
-    def deck(self) -> int:
-        return len(self._s.deck)
-
-    @property
-    def discards(self) -> int:
-        return self._s.discard_total
-
-    @property
-    def ticket_piles(self) -> dict[str, int]:
-        return {name: len(cards) for name, cards in self._s.piles.items()}
-
-    @property
-    def passengers(self) -> dict[int, int]:
-        return dict(self._s.passenger_at)
-
-    @property
-    def goods(self) -> dict[int, list[int]]:
-        s = self._s
-        return {place: [v for i in stacks for v in reversed(s.goods[i])] for place, stacks in s.goods_at.items()}
-
-    @property
-    def tunnel(self) -> tuple[int, list[int], int] | None:
-        tun = self._s.tunnel
-        return None if tun is None else (tun.tid, list(tun.revealed), tun.extra)
-
-    @property
-    def journey(self) -> tuple[int, int] | None:
-        j = self._s.journey
-        return None if j is None else (j.start, j.at)
+    phase = property(lambda self: self._phase)
+    turn = property(lambda self: self._turn)
+    final_round = property(lambda self: self._final)
+    current_player = property(lambda self: self._current)
+    hand = property(lambda self: list(self._hand))
+    tickets = property(lambda self: list(self._tickets))
+    offered = property(lambda self: list(self._offered))
+    face_up = property(lambda self: list(self._face_up))
+    deck = property(lambda self: self._deck)
+    discards = property(lambda self: self._discards)
+    ticket_piles = property(lambda self: dict(self._piles))
+    passengers = property(lambda self: dict(self._passengers))
+    goods = property(lambda self: {place: list(v) for place, v in self._goods})
+    tunnel = property(lambda self: None if self._tunnel is None else (self._tunnel[0], list(self._tunnel[1]), self._tunnel[2]))
+    journey = property(lambda self: self._journey)
 
     def claims(self, p: int) -> list[int]:
-        return self._s.claims[p][:]
+        return list(self._claims[p])
 
     def claim_count(self, p: int) -> int:
-        return len(self._s.claims[p])
+        return len(self._claims[p])
 
     def trains(self, p: int) -> int:
-        return self._s.trains[p]
+        return self._trains[p]
 
     def cards(self, p: int) -> int:
-        return sum(self._s.hands[p])
+        return self._cards[p]
 
     def ticket_count(self, p: int) -> int:
-        return len(self._s.kept[p])
+        return self._ticket_counts[p]
 
     def offered_count(self, p: int) -> int:
-        return len(self._s.offers[p])
+        return self._offered_counts[p]
 
     def stations(self, p: int) -> list[int]:
-        return self._s.stations[p][:]
+        return list(self._stations[p]) if self._stations else []
 
     def stations_left(self, p: int) -> int:
-        return len(self._s.t.station_costs) - len(self._s.stations[p])
+        return self._stations_total - (len(self._stations[p]) if self._stations else 0)
 
     def score(self, p: int) -> int:
-        return self._s.scores[p]
+        return self._scores[p]
 
     def passengers_unplaced(self, p: int) -> int:
-        return self._s.passengers_unplaced[p]
+        return self._unplaced[p]
 
     def passengers_moved(self, p: int) -> int:
-        return self._s.passengers_moved[p]
+        return self._moved[p]
 
     def goods_taken(self, p: int) -> list[int]:
-        return self._s.goods_taken[p][:]
+        return list(self._goods_taken[p])
 
     def flag_cards(self, p: int) -> list[int]:
-        return self._s.flag_cards[p][:]
+        return list(self._flag_cards[p])
 
     def flag_sets(self, p: int) -> int:
-        return self._s.flag_sets[p]
+        return self._flag_sets[p]
 
 
 class ObservationView(View):
