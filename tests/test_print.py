@@ -91,6 +91,37 @@ def test_card_size_and_paper_change_the_sheets():
     assert (round(_mm(w), 1), round(_mm(h), 1)) == (215.9, 279.4)
 
 
+@pytest.mark.parametrize("paper, size, per_sheet", [
+    ("a4", "poker", 9), ("letter", "poker", 9), ("a4", "mini", 16), ("letter", "mini", 12), ("a3", "poker", 18),
+])
+def test_cards_per_sheet(paper, size, per_sheet):
+    from ttr_maps.render.cards import CARD_SIZES
+    from ttr_maps.render.pdf import CARD_MARGIN, PAPERS, card_grid
+
+    grid = card_grid(paper, CARD_SIZES[size])
+    assert grid.per_sheet == per_sheet
+    cw, ch = CARD_SIZES[size]
+    # The grid is centred and leaves at least the margin for the cut marks on every side.
+    assert min(grid.x0, grid.y0) >= CARD_MARGIN - 1e-9
+    assert abs(grid.page_w - (2 * grid.x0 + grid.cols * cw)) < 1e-6
+    assert abs(grid.page_h - (2 * grid.y0 + grid.rows * ch)) < 1e-6
+    assert sorted((grid.page_w, grid.page_h)) == sorted(PAPERS[paper])
+
+
+def test_letter_sheets_hold_nine_poker_tickets():
+    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
+    n = len(cards_for_tickets(board, variant))
+    letter = build_pdf(board, variant, PrintOptions(parts=("tickets",), paper="letter"))
+    assert letter.pages == {"tickets": -(-n // 9)}
+
+
+def cards_for_tickets(board, variant):
+    from ttr_maps.render import card_context, cards_for, plan_board
+    from ttr_maps.render.plan import BoardOptions
+
+    return cards_for(card_context(plan_board(board, variant, BoardOptions()), "poker"), parts=("tickets",))
+
+
 def test_text_outside_the_pdf_fonts_is_kept_readable():
     assert pdf_safe("Montréal, Köln, Bucureşti, Łódź") == "Montréal, Köln, Bucuresti, Lódz"
     assert pdf_safe("Κρήτη") == "?????"

@@ -266,17 +266,50 @@ def _crosshair(pdf: FPDF, x: float, y: float, r: float = 2.2) -> None:
     pdf.line(x, y - r * 1.6, x, y + r * 1.6)
 
 
+CARD_MARGIN = 6.0  # the least margin around a card sheet: room for the cut marks, inside most printers' reach
+
+
+@dataclass(frozen=True)
+class CardGrid:
+    orientation: str
+    cols: int
+    rows: int
+    page_w: float
+    page_h: float
+    x0: float  # top-left corner of the grid
+    y0: float
+
+    @property
+    def per_sheet(self) -> int:
+        return self.cols * self.rows
+
+
+def card_grid(paper: str, card_size: tuple[float, float], margin: float = CARD_MARGIN) -> CardGrid:
+    """The most cards of `card_size` (mm) that fit a sheet of `paper`, edge to edge, centred.
+
+    Portrait unless landscape holds more. Poker cards (63 x 88 mm) fit 3 x 3 on A4 and Letter.
+    """
+    pw, ph = PAPERS[paper]
+    cw, ch = card_size
+    best: CardGrid | None = None
+    for orientation, (w, h) in (("portrait", (pw, ph)), ("landscape", (ph, pw))):
+        cols = max(1, int((w - 2 * margin + 1e-9) // cw))
+        rows = max(1, int((h - 2 * margin + 1e-9) // ch))
+        grid = CardGrid(orientation, cols, rows, w, h, (w - cols * cw) / 2, (h - rows * ch) / 2)
+        if best is None or grid.per_sheet > best.per_sheet:
+            best = grid
+    assert best is not None
+    return best
+
+
 def _card_sheets(pdf: FPDF, cards: list[Card], ctx: CardContext, opts: PrintOptions, part: str) -> None:
     if not cards:
         return
-    pw, ph = PAPERS[opts.paper]
     cw, ch = ctx.size
-    m = opts.margin
-    cols = max(1, int((pw - 2 * m) // cw))
-    rows = max(1, int((ph - 2 * m) // ch))
-    per = cols * rows
-    x0 = (pw - cols * cw) / 2
-    y0 = (ph - rows * ch) / 2
+    grid = card_grid(opts.paper, ctx.size)
+    pw, ph = grid.page_w, grid.page_h
+    cols, per = grid.cols, grid.per_sheet
+    x0, y0 = grid.x0, grid.y0
     title = {"tickets": "Destination tickets", "trains": "Train cards", "summary": "Summary cards"}[part]
     sheets = math.ceil(len(cards) / per)
     stamps: dict[object, Stamp] = {}
@@ -288,7 +321,7 @@ def _card_sheets(pdf: FPDF, cards: list[Card], ctx: CardContext, opts: PrintOpti
 
     for s in range(sheets):
         chunk = cards[s * per : (s + 1) * per]
-        _page(pdf, opts.paper)
+        _page(pdf, opts.paper, grid.orientation)
         for i, card in enumerate(chunk):
             r, c = divmod(i, cols)
             x, y = x0 + c * cw, y0 + r * ch
@@ -313,7 +346,14 @@ def _card_sheets(pdf: FPDF, cards: list[Card], ctx: CardContext, opts: PrintOpti
             y = y0 + r * ch
             pdf.line(2, y, x0 - 2, y)
             pdf.line(x0 + used_cols * cw + 2, y, pw - 2, y)
-        _text(pdf, pw / 2, ph - 3, f"{title} - sheet {s + 1} of {sheets} - cut along the marks", 7, "", MARK, "C")
+        # The sheet's name in the bottom margin, in the middle of a column, clear of the cut marks.
+        label = f"{title}, sheet {s + 1} of {sheets}"
+        size = 7.0
+        pdf.set_font("helvetica", "", size)
+        while size > 4 and pdf.get_string_width(pdf_safe(label)) > cw - 6:
+            size -= 0.5
+            pdf.set_font("helvetica", "", size)
+        _text(pdf, x0 + (cols // 2 + 0.5) * cw, ph - min(3.0, (ph - y0 - grid.rows * ch) / 2 - 0.5), label, size, "", MARK, "C")
 
 
 def _rules_pages(pdf: FPDF, board: Board, variant: Variant, opts: PrintOptions) -> None:
