@@ -11,8 +11,9 @@ DEFAULT_BOTS = "expert,route-focus,ticket-hungry,long-route"
 
 @click.command("simulate")
 @click.argument("variant_file", metavar="VARIANT", type=click.Path(dir_okay=False, path_type=str))
-@click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False, path_type=str),
-              help="Folder to write records.jsonl, summary.json, report.html and run.json into.")
+@click.option("-o", "--output", "out_dir", required=True, type=click.Path(path_type=str),
+              help="Folder to write records.jsonl, summary.json, report.html and run.json into "
+                   "(created if missing; removed again if the run fails before writing anything).")
 @click.option("-n", "--games", type=click.IntRange(1, 10_000_000), default=200, show_default=True, help="Games to play.")
 @click.option("-p", "--players", type=int, default=None, help="Players per game (default: 4, or the variant's nearest count).")
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True,
@@ -34,7 +35,9 @@ def command(variant_file: str, out_dir: str, games: int, players: int | None, bo
     OUTPUT gets records.jsonl (one line per game), summary.json (every figure),
     report.html (self-contained, with plots and the board as a heat map) and run.json.
 
-    Exit codes: 0 done, 1 bad input (unreadable variant, unknown bot, unusable folder), 2 usage error.
+    Exit codes: 0 done; 1 bad input or a failed run (unreadable variant, unknown bot, player count,
+    unusable output folder such as an existing file, unreachable Dask scheduler); 2 usage error
+    (unknown option, bad option value).
     """
     from ttr_maps.bots import BOTS
     from ttr_maps.load.loader import LoadError

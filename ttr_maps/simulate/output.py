@@ -60,10 +60,14 @@ def simulate_to(spec: RunSpec, folder: str | Path, workers: int = 1, scheduler: 
                 progress: Callable[[int], None] | None = None, variant_label: str | None = None) -> dict:
     """Play the run and write the folder; returns the summary."""
     out = check_output_dir(folder, force)
-    out.mkdir(parents=True, exist_ok=True)
+    created = _make_dirs(out)
     start = time.perf_counter()
     cpu0 = time.process_time()
-    fd, tmp = tempfile.mkstemp(dir=out, prefix=f".{RECORDS}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=out, prefix=f".{RECORDS}.", suffix=".tmp")
+    except BaseException:
+        _remove_empty(created)
+        raise
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             for line in run_games(spec, workers=workers, scheduler=scheduler, progress=progress):
@@ -77,6 +81,7 @@ def simulate_to(spec: RunSpec, folder: str | Path, workers: int = 1, scheduler: 
             os.unlink(tmp)
         except OSError:
             pass
+        _remove_empty(created)  # a run that failed (a Dask scheduler out of reach...) leaves no folder behind
         raise
     elapsed = time.perf_counter() - start
     game = game_for(spec.source)
@@ -104,6 +109,25 @@ def simulate_to(spec: RunSpec, folder: str | Path, workers: int = 1, scheduler: 
     write_atomic(out / RUN, json.dumps(run, indent=1) + "\n")
     _readable(out)
     return summary
+
+
+def _make_dirs(out: Path) -> list[Path]:
+    """Create `out` (and missing parents); the folders created, deepest first."""
+    missing = []
+    p = out
+    while not p.exists() and p != p.parent:
+        missing.append(p)
+        p = p.parent
+    out.mkdir(parents=True, exist_ok=True)
+    return missing
+
+
+def _remove_empty(created: list[Path]) -> None:
+    for p in created:
+        try:
+            p.rmdir()  # only if still empty
+        except OSError:
+            break
 
 
 def _readable(out: Path) -> None:
