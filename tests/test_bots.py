@@ -75,6 +75,27 @@ def test_every_bot_finishes_every_variant_legally(variant):
     assert state.is_terminal()
 
 
+def _player_counts(variant):
+    from ttr_maps.load import load_variant
+
+    v, _ = load_variant(variant)
+    return sorted({max(2, v.players.min), v.players.max})  # two players (or the fewest allowed) and the most
+
+
+LEGALITY = [(v, bot, n) for v in VARIANTS for bot in BOTS for n in _player_counts(v)]
+
+
+@pytest.mark.parametrize("variant, bot, players", LEGALITY, ids=lambda x: x.stem if isinstance(x, Path) else str(x))
+def test_each_bot_plays_only_legal_actions_at_two_and_most_players(variant, bot, players):
+    """Every bundled variant, every bot in every seat, at 2 and at the most players: two seeded games each;
+    every action chosen is in the engine's legal list and every game ends."""
+    game = GAME(variant, players)
+    for seed in (1, 2):
+        state = play(game, [bot] * players, seed)
+        assert state.is_terminal()
+        assert state.score_sheet() is not None
+
+
 def test_bots_are_deterministic_given_their_seeds():
     game = GAME(ROOT / "maps" / "variants" / "europe.yaml", 3)
     a = play(game, ["expert", "random", "long-route"], seed=3)
