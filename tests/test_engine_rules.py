@@ -177,6 +177,22 @@ def test_redeal_loop_stops_when_no_redeal_can_change_the_row():
     assert s.current_player() == 1
 
 
+def test_stopped_redeal_loop_is_taken_up_again_once_a_redeal_could_change_the_row():
+    """RULES.md 1 (the 3-locomotive check "applies at setup and at any later moment") and 6 (the redeal loop):
+    a row left face up because no redeal could change it is redealt as soon as one could, e.g. after a claim
+    puts coloured cards in the discards, not only when someone next takes a face-up card."""
+    seats = {0: {"hand": {c: 12 for c in ("pink", "white", "yellow", "orange", "black")} | {"red": 11, "green": 11}},
+             1: {"hand": {"blue": 11}}}
+    s = make(seats=seats, cards={"face_up": ["locomotive", "locomotive", "red", "blue", "green"]})
+    do(s, "draw faceup 2", "draw blind")
+    assert face_up(s) == ["locomotive", "locomotive", "locomotive", "blue", "green"]
+    assert s.counters["redeal-loop-stopped"] == 1 and s.counters.get("face-up-redeals", 0) == 0
+    do(s, "claim atlanta-miami blue 5blue")  # 5 blue cards to the discards: a redeal can now show 2 locomotives
+    assert s.counters["face-up-redeals"] >= 1
+    assert sum(1 for k in s.face_up if k == s.t.LOCO) < 3
+    assert s.counters["redeal-loop-stopped"] == 1, "the stop is counted once"
+
+
 def test_redeal_happens_when_a_redeal_could_change_the_row():
     seats = {0: {"hand": {c: 12 for c in ("pink", "white", "yellow", "orange", "black")} | {"red": 10, "green": 11}},
              1: {"hand": {"blue": 11}}}

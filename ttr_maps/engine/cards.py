@@ -104,6 +104,13 @@ def check_face_up(state: State) -> None:
         state.count("face-up-redeals")
 
 
+def recheck_face_up(state: State) -> None:
+    """End of a turn: a row left with too many locomotives (the loop was stopped) is redealt once a redeal
+    could change it, e.g. after a claim filled the discards (RULES.md 1: the check applies at any moment)."""
+    if _row_forces_redeal(state) and _redeal_could_change(state):
+        check_face_up(state)
+
+
 def refill_face_up(state: State) -> None:
     """Fill empty face-up slots from the deck (an empty slot is refilled as soon as a card exists)."""
     fu = state.face_up

@@ -326,6 +326,7 @@ class State:
             flags.score_sets(self)
         if -1 in self.face_up:
             cards.refill_face_up(self)
+        cards.recheck_face_up(self)
         self.pending_route = -1
         self.turns += 1
         self.passes = self.passes + 1 if passed else 0
