@@ -20,6 +20,7 @@ from ttr_maps.load.source import MAX_BYTES, MAX_DEPTH, MAX_NODES
 TIMEOUT_S = 60
 MEMORY_CAP = 3 * 1024**3
 BOARD_HEAD = "format: ttr-board/1\nmeta: {title: t}\n"
+GOOD_BOARD = Path(__file__).resolve().parent / "fixtures" / "good" / "lowlands.json"
 
 
 def _limit_memory() -> None:
@@ -114,6 +115,18 @@ CASES: dict[str, tuple[Callable[[Path], Path], str]] = {
     "a variant naming itself as its board": (_text("format: ttr-variant/1\nname: v\nboard: input.yaml\n"), "V002"),
     "a board naming a folder": (_text("format: ttr-variant/1\nname: v\nboard: .\n"), "P002"),
     "control characters": (_text(BOARD_HEAD + "x: \x07\x1b\n"), "P006"),
+    # Python refuses to convert integers of more than 4300 digits: each must be a diagnostic.
+    "format version of 5000 digits": (_text("format: ttr-board/" + "9" * 5000 + "\n"), "S003"),
+    "YAML integer of 5000 digits": (_text(BOARD_HEAD + "places: [{id: a, name: A, x: " + "9" * 5000 + ", y: 0}]\n"), "P010"),
+    "YAML integer key of 5000 digits": (_text(BOARD_HEAD + "scoring: {" + "1" * 5000 + ": 1}\n"), "P010"),
+    "JSON integer of 5000 digits": (_json('{"format": "ttr-board/1", "x": ' + "9" * 5000 + "}"), "P010"),
+    "JSON integer key of 5000 digits": (
+        _json('{"format": "ttr-variant/1", "name": "v", "board": "b.json", "scoring": {"routes": {"' + "9" * 5000 + '": 1}}}'),
+        "S007",
+    ),
+    "YAML base-60 number of a million characters": (_text(BOARD_HEAD + "x: 1" + ":59" * 300_000 + "\n"), "P010"),
+    "YAML hex number beyond a float": (_text(BOARD_HEAD + "x: 0x" + "f" * 300 + "\n"), "P010"),
+    "YAML integer with 5000 underscores": (_text(BOARD_HEAD + "x: 1" + "_9" * 5000 + "\n"), "P010"),
 }
 
 
@@ -126,6 +139,34 @@ def test_hostile_input_ends_in_a_diagnostic(tmp_path: Path, case: str) -> None:
     assert result.returncode == 1, (result.stdout[-2000:], result.stderr[-2000:])
     assert f" error {code} " in result.stdout, result.stdout[-2000:]
     assert len(result.stdout) < 1_000_000, "a flood of output"
+
+
+@pytest.mark.parametrize(
+    "name, text, expected",
+    [
+        ("v.yaml", "format: ttr-board/" + "9" * 5000 + "\n", [(1, 9, "S003")]),
+        ("v.yaml", BOARD_HEAD + "places: [{id: a, name: A, x: " + "9" * 5000 + ", y: 0}]\n", [(3, 30, "P010")]),
+        ("v.yaml", BOARD_HEAD + "places:\n  - {id: a, name: A, x: 0, y: -" + "9" * 5000 + "}\n", [(4, 31, "P010")]),
+        ("v.json", '{"format": "ttr-board/1",\n "meta": {"title": "t"},\n "places": [{"id": "a", "name": "A", "x": ' + "9" * 5000 + ', "y": 0}]}', [(3, 43, "P010")]),
+        ("v.yaml", f"format: ttr-variant/1\nname: v\nboard: {GOOD_BOARD}\nscoring:\n  routes: " + "{" + "1" * 1000 + ": 1}\n", [(5, 12, "P010")]),
+    ],
+    ids=["format", "yaml-value", "yaml-negative", "json-value", "yaml-key"],
+)
+def test_huge_integers_are_p010_at_their_position(tmp_path: Path, name: str, text: str, expected: list) -> None:
+    """The diagnostic points at the number, shows only its start, and (a key) drops the entry."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    diags = [d for d in load(path).diagnostics if d.path == str(path)]
+    assert [(d.line, d.col, d.code) for d in diags] == expected, [d.as_text() for d in diags]
+    assert all(len(d.message) < 300 for d in diags)
+
+
+def test_largest_float_sized_integer_still_reads(tmp_path: Path) -> None:
+    path = tmp_path / "b.yaml"
+    path.write_text(f"a: {2**1024 - 1}\nb: -{2**1024 - 1}\nc: {2**1024}\n", encoding="utf-8")
+    src = read_source(path)
+    assert src.data == {"a": 2**1024 - 1, "b": -(2**1024 - 1), "c": 0.0}
+    assert [(d.line, d.code) for d in src.diagnostics] == [(3, "P010")]
 
 
 def test_missing_file_is_p001_at_the_whole_file(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ LOADER_CODES: dict[str, tuple[str, str]] = {
     "P007": ("too-deep", "The data is nested deeper than 64 levels."),
     "P008": ("bad-key", "A mapping key is not a plain name or whole number, or a merge key `<<` has no mapping."),
     "P009": ("duplicate-key", "The same key appears twice in one mapping; the first is used."),
-    "P010": ("non-finite-number", "A number is NaN or infinite (YAML `.nan`/`.inf`, JSON `NaN`/`Infinity`, overflow)."),
+    "P010": ("non-finite-number", "A number is NaN, infinite or too large for a float (YAML `.nan`/`.inf`, JSON `NaN`/`Infinity`, `1e999`, 400 digits)."),
     "P011": ("too-many-values", "The file holds, or its YAML aliases expand to, more than 500,000 values (an alias bomb)."),
     "P012": ("unsupported-tag", "A YAML tag other than the plain data tags, or a value its tag rejects."),
     "P013": ("unreadable-file", "The file exists but cannot be read (permissions, I/O error)."),

@@ -6,6 +6,7 @@ of a file are reported in one run. Nothing here raises for bad input.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from ..model.board import BOARD_FORMAT, Board
 from ..model.variant import VARIANT_FORMAT, Variant
 from . import refs
 from .codes import code_name
-from .source import MAX_PROBLEMS, Source, read_source
+from .source import MAX_PROBLEMS, Source, _clip, read_source
 from .validation import validate
 
 CURRENT = {"ttr-board": BOARD_FORMAT, "ttr-variant": VARIANT_FORMAT}
@@ -110,9 +111,14 @@ def _format_kind(src: Source, out: list[Diagnostic]) -> str | None:
     fmt = data["format"]
     m = re.fullmatch(r"(ttr-board|ttr-variant)/([0-9]+)", fmt) if isinstance(fmt, str) else None
     if not m:
-        out.append(src.diag(("format",), "S003", f"unknown format '{fmt}'{did_you_mean(str(fmt), CURRENT.values())}; use `ttr-board/1` or `ttr-variant/1`"))
+        shown = _clip(str(fmt)) if isinstance(fmt, str) else json.dumps(fmt)
+        out.append(src.diag(("format",), "S003", f"unknown format '{shown}'{did_you_mean(str(fmt)[:100], CURRENT.values())}; use `ttr-board/1` or `ttr-variant/1`"))
         return None
-    name, version = m.group(1), int(m.group(2))
+    name, digits = m.group(1), m.group(2).lstrip("0") or "0"
+    if len(digits) > 9:  # no such version; never convert thousands of digits (Python refuses beyond 4300)
+        out.append(src.diag(("format",), "S003", f"unknown format '{_clip(fmt)}': there is no such version; use `{CURRENT[name]}`"))
+        return None
+    version = int(digits)
     current = int(CURRENT[name].split("/")[1])
     if version > current:
         out.append(

@@ -36,6 +36,11 @@ PathT = tuple[Any, ...]
 WHOLE_FILE: Pos = (0, 0)
 # A NaN or infinite number is reported (P010) and read as 0, so no follow-on errors pile up on it.
 NON_FINITE_STAND_IN = 0.0
+# A whole number is "too large" (P010, like 1e999) when a float cannot hold it. Literals longer
+# than MAX_NUMBER_CHARS are refused before they are converted: Python refuses to convert more than
+# 4300 digits, and YAML's base-60 numbers (`1:2:3`) would take quadratic time.
+MAX_INT_BITS = 1024
+MAX_NUMBER_CHARS = 400
 
 
 @dataclass
@@ -200,6 +205,7 @@ _MERGE_TAG = _TAG + "merge"
 _STR_TAG = _TAG + "str"
 _INT_TAG = _TAG + "int"
 _DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+_NUMBERISH = re.compile(r"[-+]?[0-9][0-9a-fA-FxXoObB_:]*")
 _SHORT_TAGS = {"!!" + t: _TAG + t for t in ("null", "bool", "int", "float", "str", "seq", "map")}
 
 _Parser: type = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
@@ -317,7 +323,7 @@ class _YamlReader:
             raise _Stop
         tag = _SHORT_TAGS.get(ev.tag, ev.tag) if ev.tag not in (None, "!") else None
         if isinstance(ev, yaml.ScalarEvent):
-            self._complete(self._scalar(ev, tag, pos), 1, 0, pos, ev.anchor)
+            self._complete(self._scalar(ev, tag, pos, is_key), 1, 0, pos, ev.anchor)
             return
         expected = _MAP_TAG if isinstance(ev, yaml.MappingStartEvent) else _SEQ_TAG
         if tag is not None and tag != expected:
@@ -336,7 +342,7 @@ class _YamlReader:
             return parent.loc + (parent.key,) if parent.key_ok else parent.loc + ("<bad-key>", id(parent))
         return parent.loc + (len(parent.value),)
 
-    def _scalar(self, ev: yaml.ScalarEvent, tag: str | None, pos: Pos) -> Any:
+    def _scalar(self, ev: yaml.ScalarEvent, tag: str | None, pos: Pos, is_key: bool = False) -> Any:
         if tag is None:
             if not ev.implicit[0]:
                 return ev.value  # quoted or block text
@@ -345,8 +351,11 @@ class _YamlReader:
                 tag = self.tags[ev.value] = self.resolver.resolve(yaml.ScalarNode, ev.value, (True, False))
         if tag == _STR_TAG:
             return ev.value
+        if tag == _INT_TAG and len(ev.value) > MAX_NUMBER_CHARS and _NUMBERISH.fullmatch(ev.value):
+            return self._too_large(ev.value, pos, is_key)
         if tag == _INT_TAG and _DECIMAL.fullmatch(ev.value):
-            return int(ev.value)
+            value = int(ev.value)
+            return self._too_large(ev.value, pos, is_key) if value.bit_length() > MAX_INT_BITS else value
         if tag == _MERGE_TAG:
             return _MergeKey
         if tag not in _SCALAR_TAGS:
@@ -356,12 +365,19 @@ class _YamlReader:
         try:
             value = yaml.SafeLoader.yaml_constructors[tag](self.resolver, node)
         except (yaml.YAMLError, ValueError):
-            self.src.add(pos, "P012", f"'{ev.value}' is not a valid {tag.rsplit(':', 1)[-1]}; fix the value or remove the tag {_short_tag(ev.tag)}")
+            self.src.add(pos, "P012", f"'{_clip(ev.value)}' is not a valid {tag.rsplit(':', 1)[-1]}; fix the value or remove the tag {_short_tag(ev.tag)}")
             return ev.value
         if isinstance(value, float) and not math.isfinite(value):
-            self.src.add(pos, "P010", f"'{ev.value}' is not a finite number; NaN and infinity are not allowed, write a number")
-            return NON_FINITE_STAND_IN
+            self.src.add(pos, "P010", f"'{_clip(ev.value)}' is not a finite number; NaN and infinity are not allowed, write a number")
+            return _BAD_KEY if is_key else NON_FINITE_STAND_IN
+        if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > MAX_INT_BITS:
+            return self._too_large(ev.value, pos, is_key)
         return value
+
+    def _too_large(self, text: str, pos: Pos, is_key: bool) -> Any:
+        """Report a whole number too large for a float (P010); a value reads as 0, a key is dropped."""
+        self.src.add(pos, "P010", _too_large_message(text, "key" if is_key else "number"))
+        return _BAD_KEY if is_key else NON_FINITE_STAND_IN
 
     def _complete(self, value: Any, size: int, height: int, pos: Pos, anchor: str | None) -> None:
         """A node is finished: register its anchor and hand it to its parent."""
@@ -390,6 +406,9 @@ class _YamlReader:
 
     def _take_key(self, parent: _Frame, key: Any, pos: Pos) -> None:
         parent.key, parent.key_pos, parent.key_ok = key, pos, True
+        if key is _BAD_KEY:  # already reported
+            parent.key_ok = False
+            return
         if key is _MergeKey:
             parent.key, parent.key_ok = "<<", None
             return
@@ -431,6 +450,19 @@ class _MergeKeyType:
 
 
 _MergeKey = _MergeKeyType()
+_BAD_KEY = object()  # a key already reported (P010): the entry is dropped
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    """`text`, or its start and length when it is long (a 5,000-digit number fills no screen)."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def _too_large_message(text: str, what: str) -> str:
+    return (
+        f"the {what} {_clip(text)} is too large (a whole number of more than {MAX_INT_BITS} bits, about 308 digits); "
+        "write a smaller number"
+    )
 
 
 def _short_tag(tag: str | None) -> str:
@@ -586,10 +618,16 @@ class _JsonReader:
             return "string", value, pos
         if kind == "number":
             text = m.group(kind)
-            number: Any = float(text) if any(c in text for c in ".eE") else int(text)
-            if isinstance(number, float) and not math.isfinite(number):
-                self.src.add(pos, "P010", f"{text} is too large to be a finite number; write a smaller number")
+            if any(c in text for c in ".eE"):
+                number: Any = float(text)
+                if not math.isfinite(number):
+                    self.src.add(pos, "P010", f"{_clip(text)} is too large to be a finite number; write a smaller number")
+                    number = NON_FINITE_STAND_IN
+            elif len(text) > MAX_NUMBER_CHARS or int(text).bit_length() > MAX_INT_BITS:
+                self.src.add(pos, "P010", _too_large_message(text, "number"))
                 number = NON_FINITE_STAND_IN
+            else:
+                number = int(text)
             return "number", number, pos
         if kind == "word":
             word = m.group(kind)

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ..diagnostics import Diagnostic, Severity, did_you_mean
-from .source import MAX_PROBLEMS, PathT, Source
+from .source import MAX_PROBLEMS, PathT, Source, _clip
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 COLOR_PATTERN = r"^[a-z][a-z0-9-]*$"
@@ -102,10 +102,13 @@ def _diagnostic(src: Source, model: type[BaseModel], err: Any) -> Diagnostic:
     where = _where(path)
     if is_key:
         parent = _where(path[:-1]) or "the file"
+        key = _clip(str(path[-1]))
+        if kind == "int_parsing_size":
+            return src.diag(path, "S007", f"key '{key}' in {parent}: the number is far too large; write a small whole number", key=True)
         if kind.endswith("_type") or kind.endswith("_parsing"):
             expected = _TYPE_NAMES.get(kind.removesuffix("_type").removesuffix("_parsing"), "another kind of key")
-            return src.diag(path, "S007", f"key '{path[-1]}' in {parent}: expected {expected} as the key", key=True)
-        return src.diag(path, "S007", f"key '{path[-1]}' in {parent}: {_constraint(kind, ctx, path[-1], err['msg'])}", key=True)
+            return src.diag(path, "S007", f"key '{key}' in {parent}: expected {expected} as the key", key=True)
+        return src.diag(path, "S007", f"key '{key}' in {parent}: {_constraint(kind, ctx, key, err['msg'])}", key=True)
     if kind == "extra_forbidden":
         allowed = _allowed_keys(model, err["loc"][:-1])
         parent = _where(path[:-1])
