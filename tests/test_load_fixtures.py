@@ -189,3 +189,9 @@ def test_schema_and_loader_agree_on_whole_numbers(tmp_path: Path, value: str, lo
     )
     assert load(path).ok == loader_ok
     assert (_schema_errors(path) == []) == loader_ok
+
+
+def test_lone_surrogate_reads_as_replacement_and_pairs_stay_characters() -> None:
+    src = read_source(FIXTURES / "bad" / "lone-surrogate.json")
+    assert src.data["meta"] == {"title": "Lone \ufffd surrogate", "author": "pair \U0001F600 is fine, \\udc00 is text"}
+    assert [d.message for d in src.diagnostics][0].startswith("JSON syntax error: invalid unicode escape \\udc00")

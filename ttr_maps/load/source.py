@@ -263,7 +263,10 @@ class _YamlReader:
             pos = (mark.line + 1, mark.column + 1) if mark else (1, 1)
             problem = e.problem or e.context or "invalid syntax"
             context = f" ({e.context})" if e.context and e.problem else ""
-            self.src.add(pos, "P006", f"YAML syntax error: {problem}{context}; check the indentation, colons and brackets here")
+            hint = "check the indentation, colons and brackets here"
+            if "escape" in problem:
+                hint = "write the character itself, or a valid escape such as \\u00e9 or \\U0001F600 (YAML has no surrogate pairs)"
+            self.src.add(pos, "P006", f"YAML syntax error: {problem}{context}; {hint}")
             raise _Stop from None
         except yaml.reader.ReaderError as e:
             # libyaml counts this position in bytes: find the character ourselves.
@@ -494,6 +497,18 @@ _JSON_TOKEN = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 _WORDS = {"true": True, "false": False, "null": None}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_JSON_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
+
+
+def _is_high(code: str) -> bool:
+    return 0xD800 <= int(code, 16) <= 0xDBFF
+
+
+def _is_low(code: str) -> bool:
+    return 0xDC00 <= int(code, 16) <= 0xDFFF
+
+
 _NON_FINITE = {"NaN", "Infinity", "-Infinity"}
 
 
@@ -615,6 +630,8 @@ class _JsonReader:
                 value, self.i = json.decoder.scanstring(self.text, begin + 1, True)
             except json.JSONDecodeError as e:
                 self._fail(self.lines.pos(e.pos), f"bad text in double quotes: {e.msg}")
+            if _SURROGATE.search(value):
+                value = self._lone_surrogates(begin + 1, self.i - 1, value)
             return "string", value, pos
         if kind == "number":
             text = m.group(kind)
@@ -640,6 +657,25 @@ class _JsonReader:
         if kind == "other":
             self._fail(pos, f"unexpected character {m.group(kind)!r}")
         return "end", None, pos
+
+    def _lone_surrogates(self, start: int, end: int, value: str) -> str:
+        """Report each `\\uD800`-`\\uDFFF` escape that is not half of a pair (it is no character, and
+        nothing can encode it) at its own position, and read it as U+FFFD so reading goes on."""
+        escapes = list(_JSON_ESCAPE.finditer(self.text, start, end))
+        paired: set[int] = set()
+        for a, b in zip(escapes, escapes[1:]):
+            if a.end() == b.start() and a.group(1) and b.group(1) and _is_high(a.group(1)) and _is_low(b.group(1)):
+                paired.update((a.start(), b.start()))
+        for e in escapes:
+            code = e.group(1)
+            if code and (_is_high(code) or _is_low(code)) and e.start() not in paired:
+                self.src.add(
+                    self.lines.pos(e.start()),
+                    "P006",
+                    f"JSON syntax error: invalid unicode escape \\u{code}: a lone surrogate is no character; "
+                    "write the character itself (or both halves of a surrogate pair)",
+                )
+        return _SURROGATE.sub("\ufffd", value)
 
     def _fail(self, pos: Pos, message: str) -> NoReturn:
         self.src.add(pos, "P006", f"JSON syntax error: {message}")
