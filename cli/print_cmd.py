@@ -68,6 +68,8 @@ def command(file: str, output: str, paper: str, car_mm: float, parts: tuple[str,
         write_output(output, result.pdf)
     except OutputError as exc:
         raise click.ClickException(str(exc)) from None
+    for warning in result.warnings:
+        click.echo(f"warning: {file}: {warning}", err=True)
     total = sum(result.pages.values())
     detail = ", ".join(f"{part} {n}" for part, n in result.pages.items())
     click.echo(f"wrote {output}: {total} pages ({detail})")

@@ -122,18 +122,59 @@ def cards_for_tickets(board, variant):
     return cards_for(card_context(plan_board(board, variant, BoardOptions()), "poker"), parts=("tickets",))
 
 
-def test_text_outside_the_pdf_fonts_is_kept_readable():
-    assert pdf_safe("Montréal, Köln, Bucureşti, Łódź") == "Montréal, Köln, Bucuresti, Lódz"
-    assert pdf_safe("Κρήτη") == "?????"
-    board = Board.model_validate({
-        "format": "ttr-board/1",
-        "meta": {"title": "Ωmega <&> \"board\""},
-        "places": [{"id": "a", "name": "Bucureşti", "x": 0, "y": 0}, {"id": "b", "name": "Κρήτη", "x": 100, "y": 0}],
-        "routes": [{"from": "a", "to": "b", "length": 3, "tracks": ["red"]}],
-        "tickets": [{"from": "a", "to": "b", "points": 5, "decks": ["main"]}],
-    })
-    result = build_pdf(board, None, PrintOptions(parts=("board", "tickets", "trains"), every_copy=False))
+def test_the_pdf_font_covers_latin_greek_and_cyrillic_and_marks_the_rest():
+    assert pdf_safe("Montréal, Köln, Bucureşti, Łódź, Kraków, Zürich") == "Montréal, Köln, Bucureşti, Łódź, Kraków, Zürich"
+    assert pdf_safe("Москва, Κρήτη") == "Москва, Κρήτη"
+    assert pdf_safe("東京") == "??"
+    # Every Windows-1252 letter is in the font (the fast path relies on it).
+    from ttr_maps.render.text import _pdf_charset
+
+    charset = _pdf_charset()
+    assert charset is not None, "the font-source-sans-pro package is a dependency"
+    cp1252 = [bytes([b]).decode("cp1252") for b in range(0x20, 0x100) if b not in (0x7F, 0x81, 0x8D, 0x8F, 0x90, 0x9D)]
+    assert [c for c in cp1252 if ord(c) not in charset and c != "\xa0"] == []
+
+
+INTL = {
+    "format": "ttr-board/1",
+    "meta": {"title": "Δοκιμή – Zürich"},
+    "places": [{"id": "zurich", "name": "Zürich", "x": 0, "y": 0}, {"id": "moskva", "name": "Москва", "x": 100, "y": 0},
+               {"id": "krakow", "name": "Kraków", "x": 100, "y": 100}, {"id": "athina", "name": "Αθήνα", "x": 0, "y": 100},
+               {"id": "tokyo", "name": "東京", "x": 200, "y": 50}],
+    "routes": [{"from": "zurich", "to": "moskva", "length": 3, "tracks": ["red"]},
+               {"from": "moskva", "to": "krakow", "length": 3, "tracks": ["blue"]},
+               {"from": "krakow", "to": "athina", "length": 3, "tracks": ["green"]},
+               {"from": "athina", "to": "zurich", "length": 3, "tracks": ["gray"]},
+               {"from": "krakow", "to": "tokyo", "length": 3, "tracks": ["black"]}],
+    "tickets": [{"from": "zurich", "to": "krakow", "points": 5, "decks": ["main"]},
+                {"from": "moskva", "to": "athina", "points": 6, "decks": ["main"]}],
+}
+
+
+def test_non_latin_names_print_as_themselves_and_other_scripts_are_warned(tmp_path):
+    board = Board.model_validate(INTL)
+    result = build_pdf(board, None, PrintOptions(parts=("board", "tickets"), every_copy=False))
     assert result.pdf.startswith(b"%PDF")
+    assert b"SourceSansPro" in result.pdf  # the font is embedded
+    assert len(result.warnings) == 1 and "東京" in result.warnings[0] and "(tokyo)" in result.warnings[0]
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) not installed")
+    pdf = tmp_path / "intl.pdf"
+    pdf.write_bytes(result.pdf)
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, check=True).stdout.decode("utf-8")
+    for name in ("Zürich", "Москва", "Kraków", "Αθήνα", "Δοκιμή"):
+        assert name in text
+    assert "東京" not in text
+
+
+def test_print_cli_warns_about_names_the_pdf_cannot_show(tmp_path):
+    import yaml
+
+    src = tmp_path / "intl.yaml"
+    src.write_text(yaml.safe_dump(INTL, allow_unicode=True), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["print", str(src), "-o", str(tmp_path / "x.pdf"), "--parts", "tickets"])
+    assert result.exit_code == 0, result.output
+    assert "warning:" in result.output and "東京" in result.output and "(tokyo)" in result.output
 
 
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda p: f"{p.parent.name}/{p.name}")

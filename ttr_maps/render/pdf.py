@@ -2,11 +2,13 @@
 
 Everything is drawn from the same SVG the `render` command writes, converted by
 fpdf2 (pure Python, so `pip install` is all a user needs). Text in the PDF uses
-the PDF base fonts, so it is limited to Windows-1252 characters (see `pdf_safe`).
+the embedded Source Sans Pro (Latin, Greek, Cyrillic; see `text.pdf_safe`); a
+place whose name has letters outside it gets a warning.
 """
 
 from __future__ import annotations
 
+import html
 import math
 import re
 from dataclasses import dataclass, field
@@ -22,7 +24,7 @@ from .board import draw_board
 from .cards import CARD_SIZES, TICKET_LAYERS, Card, CardContext, card_context, cards_for, render_card, ticket_layer_key
 from .plan import BoardOptions, BoardPlan, plan_board
 from .rules import sections
-from .text import pdf_safe
+from .text import PDF_FAMILY, clean, pdf_font_files, pdf_italic_ok, pdf_missing, pdf_safe
 from .tiling import PAPERS, Tiling, tile_board
 
 PARTS = ("board", "tickets", "trains", "summary", "rules")
@@ -49,6 +51,7 @@ class PrintResult:
     pdf: bytes
     tiling: Tiling | None
     pages: dict[str, int] = field(default_factory=dict)  # pages per part
+    warnings: list[str] = field(default_factory=list)  # text the PDF's font cannot show
 
 
 def build_pdf(board: Board, variant: Variant | None = None, options: PrintOptions | None = None) -> PrintResult:
@@ -66,7 +69,8 @@ def build_pdf(board: Board, variant: Variant | None = None, options: PrintOption
     pdf = FPDF(unit="mm", format=opts.paper.upper() if opts.paper != "letter" else "letter")
     pdf.set_auto_page_break(False)
     pdf.set_creator("ttr-maps")
-    pdf.set_title(pdf_safe(board.meta.title))
+    _register_fonts(pdf)
+    pdf.set_title(clean(board.meta.title))
     # A fixed creation date keeps the output the same for the same input.
     pdf.set_creation_date(_EPOCH)
     pages: dict[str, int] = {}
@@ -97,15 +101,55 @@ def build_pdf(board: Board, variant: Variant | None = None, options: PrintOption
         count("rules", before)
     if pdf.page == 0:
         raise ValueError("nothing to print: choose at least one part (rules and summary need a variant)")
-    return PrintResult(bytes(pdf.output()), tiling, pages)
+    return PrintResult(bytes(pdf.output()), tiling, pages, _font_warnings(board, variant))
 
 
 _EPOCH = datetime(2000, 1, 1, tzinfo=timezone.utc)
 
 
-def _svg(text: str) -> SVGObject:
-    """Parse our SVG for fpdf2 (which has no use for the <title>)."""
-    return SVGObject(re.sub(r"<title>.*?</title>", "", text, count=1, flags=re.S))
+def _register_fonts(pdf: FPDF) -> None:
+    """Embed our open font (subset to the letters used) when its package is installed."""
+    files = pdf_font_files()
+    if files is None:
+        return
+    for style, path in files.items():
+        pdf.add_font(PDF_FAMILY, style, path)
+
+
+def _family(pdf: FPDF) -> str:
+    return PDF_FAMILY if PDF_FAMILY in pdf.fonts else "helvetica"
+
+
+def _font_warnings(board: Board, variant: Variant | None) -> list[str]:
+    """One warning per name (place, title, variant) with letters the PDF's font does not have."""
+    out = []
+    named = [(f"place '{p.name}' ({p.id})", p.name) for p in board.places]
+    named.insert(0, (f"board title '{board.meta.title}'", board.meta.title))
+    if variant is not None:
+        named.insert(1, (f"variant name '{variant.name}'", variant.name))
+    for what, text in named:
+        missing = pdf_missing(clean(text))
+        if missing:
+            out.append(f"{what}: the PDF font has no {' '.join(missing)}; they print as '?' "
+                       f"(the SVG from `ttr-maps render` keeps them). The PDF font covers Latin, Greek and Cyrillic.")
+    return out
+
+
+_TEXT_EL = re.compile(r"<text([^>]*)>([^<]*)</text>")
+
+
+def _svg(text: str, family: str | None = None) -> SVGObject:
+    """Parse our SVG for fpdf2 (which has no use for the <title>); with `family`, all text uses that font."""
+    text = re.sub(r"<title>.*?</title>", "", text, count=1, flags=re.S)
+    if family is not None:
+        def one(m: re.Match) -> str:
+            attrs = re.sub(r'font-family="[^"]*"', f'font-family="{family}"', m[1])
+            if 'font-style="italic"' in attrs and not pdf_italic_ok(html.unescape(m[2])):
+                attrs = attrs.replace(' font-style="italic"', "")  # the italic has no Greek or Cyrillic
+            return f"<text{attrs}>{m[2]}</text>"
+
+        text = _TEXT_EL.sub(one, text)
+    return SVGObject(text)
 
 
 class Stamp:
@@ -118,7 +162,7 @@ class Stamp:
     """
 
     def __init__(self, pdf: FPDF, svg_text: str):
-        obj = _svg(svg_text)
+        obj = _svg(svg_text, PDF_FAMILY if PDF_FAMILY in pdf.fonts else None)
         self.w, self.h, group = obj.transform_to_rect_viewport(pdf.k, 0, 0)
         context = DrawingContext()
         context.add_item(group, False)
@@ -140,10 +184,16 @@ def _page(pdf: FPDF, paper: str, orientation: str = "portrait") -> None:
     pdf.add_page(orientation="L" if orientation == "landscape" else "P", format=paper if paper == "letter" else paper.upper())
 
 
+def _font(pdf: FPDF, style: str, size: float, text: str = "") -> None:
+    if "I" in style and not pdf_italic_ok(text):
+        style = style.replace("I", "")
+    pdf.set_font(_family(pdf), style, size)
+
+
 def _text(pdf: FPDF, x: float, y: float, text: str, size: float = 9, style: str = "", color=INK, align: str = "L", w: float = 0) -> None:
-    pdf.set_font("helvetica", style, size)
-    pdf.set_text_color(*color)
     s = pdf_safe(text)
+    _font(pdf, style, size, s)
+    pdf.set_text_color(*color)
     if align == "C":
         x -= pdf.get_string_width(s) / 2
     elif align == "R":
@@ -169,7 +219,7 @@ def _cover(pdf: FPDF, plan: BoardPlan, tiling: Tiling, svg: Stamp, opts: PrintOp
         f"lay it over its neighbour's {opts.overlap:g} mm overlap so the round alignment marks meet, and glue.",
     ]
     y = m + 22
-    pdf.set_font("helvetica", "", 10)
+    pdf.set_font(_family(pdf), "", 10)
     pdf.set_text_color(*INK)
     for line in lines:
         pdf.set_xy(m, y)
@@ -199,7 +249,7 @@ def _cover(pdf: FPDF, plan: BoardPlan, tiling: Tiling, svg: Stamp, opts: PrintOp
     for t in tiling.tiles:
         cx, cy = ox + (t.x + t.w / 2) * k, top + (t.y + t.h / 2) * k
         pdf.set_fill_color(255, 255, 255)
-        pdf.set_font("helvetica", "B", 11)
+        pdf.set_font(_family(pdf), "B", 11)
         label = f"{t.name}"
         sw = pdf.get_string_width(label) + 3
         pdf.rect(cx - sw / 2, cy - 3.2, sw, 5.4, style="DF")
@@ -349,10 +399,10 @@ def _card_sheets(pdf: FPDF, cards: list[Card], ctx: CardContext, opts: PrintOpti
         # The sheet's name in the bottom margin, in the middle of a column, clear of the cut marks.
         label = f"{title}, sheet {s + 1} of {sheets}"
         size = 7.0
-        pdf.set_font("helvetica", "", size)
+        pdf.set_font(_family(pdf), "", size)
         while size > 4 and pdf.get_string_width(pdf_safe(label)) > cw - 6:
             size -= 0.5
-            pdf.set_font("helvetica", "", size)
+            pdf.set_font(_family(pdf), "", size)
         _text(pdf, x0 + (cols // 2 + 0.5) * cw, ph - min(3.0, (ph - y0 - grid.rows * ch) / 2 - 0.5), label, size, "", MARK, "C")
 
 
@@ -367,7 +417,7 @@ def _rules_pages(pdf: FPDF, board: Board, variant: Variant, opts: PrintOptions) 
         if pdf.get_y() > pdf.h - m - h * 2:
             _page(pdf, opts.paper)
             pdf.set_xy(m, m)
-        pdf.set_font("helvetica", style, size)
+        _font(pdf, style, size, pdf_safe(text))
         pdf.set_text_color(*color)
         pdf.set_x(m + indent)
         pdf.multi_cell(width - indent, h, pdf_safe(text), align="L", new_x="LMARGIN", new_y="NEXT")
