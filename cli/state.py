@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ttr_maps.diagnostics import LoadError
-from ttr_maps.fileio import write_atomic
+from ttr_maps.fileio import OutputError, check_output, write_output
 
 
 def _load(path: str):
@@ -28,8 +28,21 @@ def _write(state, out: str | None) -> None:
     if out is None or out == "-":
         click.echo(dump_state(state, Path.cwd() / "state.yaml"), nl=False)
         return
-    write_atomic(out, dump_state(state, out))
+    try:
+        write_output(out, dump_state(state, out))
+    except OutputError as exc:
+        raise click.ClickException(str(exc)) from None
     click.echo(f"wrote {out}", err=True)
+
+
+def _check_output(out: str | None) -> None:
+    """Fail before any work when the output file cannot be written (a missing folder is never created)."""
+    if out is None or out == "-":
+        return
+    try:
+        check_output(out, "-o", ".yaml")
+    except OutputError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 @click.group("state")
@@ -53,6 +66,7 @@ def new(variant: str, players: int, seed: int | None, out: str | None) -> None:
 
     if not Path(variant).is_file():
         raise click.ClickException(f"variant file '{variant}' not found")
+    _check_output(out)
     try:
         game = Game.from_file(variant, players)
     except LoadError as exc:
@@ -95,13 +109,15 @@ def apply(state_file: str, actions: tuple[str, ...], out: str | None, in_place: 
 
     if in_place and out:
         raise click.UsageError("give either -o or --in-place")
+    _check_output(out)
     state = _load(state_file)
     game = state.game
     for i, text in enumerate(actions, 1):
         try:
             parsed = game.parse_actions(text, state)
         except NotationError as exc:
-            raise click.UsageError(f"action {i} '{text}': {exc}\n{USAGE}") from None
+            usage = "" if USAGE in str(exc) else f"\n{USAGE}"
+            raise click.UsageError(f"action {i} '{text}': {exc}{usage}") from None
         for action in parsed:
             try:
                 state.apply(action)

@@ -287,6 +287,25 @@ def test_cli_errors_are_messages_not_tracebacks(tmp_path):
     assert r.exit_code == 1 and "Traceback" not in r.output
 
 
+def test_cli_output_file_that_cannot_be_written_is_a_message_not_a_traceback(tmp_path):
+    """`state new/apply -o` into a missing folder or one that cannot be written: exit 1, the file named, nothing
+    created (a mistyped folder is never made), no traceback."""
+    s0 = tmp_path / "s0.yaml"
+    assert run("state", "new", str(MAPS / "variants" / "usa.yaml"), "-p", "2", "--seed", "1", "-o", str(s0)).exit_code == 0
+    missing = tmp_path / "no-such-folder" / "next.yaml"
+    for args in (["state", "new", str(MAPS / "variants" / "usa.yaml"), "-p", "2", "-o", str(missing)],
+                 ["state", "apply", str(s0), "keep 0 1", "-o", str(missing)]):
+        r = CliRunner().invoke(cli, args)
+        assert r.exit_code == 1, (args, r.output)
+        assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+        assert "does not exist" in r.output and str(missing) in r.output
+        assert not missing.parent.exists()
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    r = CliRunner().invoke(cli, ["state", "apply", str(s0), "keep 0 1", "-o", str(blocker / "next.yaml")])
+    assert r.exit_code == 1 and "cannot write" in r.output and "Traceback" not in r.output
+
+
 def test_every_state_command_has_help_and_docs():
     docs = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
     for name in ("new", "legal", "apply", "show"):
