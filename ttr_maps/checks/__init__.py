@@ -13,7 +13,7 @@ from typing import Iterable
 
 from ..diagnostics import Diagnostic
 from ..load.loader import Loaded
-from .base import Check, Finding
+from .base import Check, Finding, More
 from .config import CONFIG_NAME, SelectorError, Settings, file_levels, find_config, parse_selectors, read_config
 from .context import Context
 from .registry import CHECKS
@@ -57,15 +57,44 @@ def run_checks(loaded: Loaded, select: Iterable[str] | None = None, ignore: Iter
     board_src = loaded.board_source if loaded.kind == "variant" else loaded.source
     variant_src = loaded.source if loaded.kind == "variant" else None
     ctx = Context(loaded.board, loaded.variant, board_source=board_src, variant_source=variant_src)
+    limit = settings.max_findings or 10**12
+    ctx.max_findings = limit
     out = list(settings.diagnostics)
     for code, check in CHECKS.items():
         if not settings.enabled(code) or (check.needs_variant and ctx.variant is None):
             continue
         severity = settings.severity(code)
         options = settings.options_for(code)
+        listed, hidden, first, stopped = 0, 0, None, False
         for finding in check.run(ctx, options):
             src = board_src if finding.file == "board" else variant_src
             if src is None:
                 continue
-            out.append(src.diag(finding.loc, code, finding.message, severity, key=finding.key, name=check.name))
+            if isinstance(finding, More):
+                hidden += finding.count
+                stopped = stopped or finding.stopped
+                first = first or finding
+            elif listed >= limit:
+                hidden += 1
+                first = first or finding
+            else:
+                listed += 1
+                out.append(src.diag(finding.loc, code, finding.message, severity, key=finding.key, name=check.name))
+        if first is not None:
+            src = board_src if first.file == "board" else variant_src
+            out.append(src.diag(first.loc, code, _summary(check, listed, hidden, stopped), severity, name=check.name))
     return out
+
+
+def _summary(check: Check, listed: int, hidden: int, stopped: bool) -> str:
+    """The message of the finding that stands for the findings of a check past `max_findings`."""
+    what = f"{check.name} findings"
+    if stopped:
+        more = f"at least {hidden:,} more {what}" if hidden else f"possibly more {what}"
+        why = "; the check stopped early, the board has too many overlapping shapes to look at them all"
+    else:
+        more, why = f"{hidden:,} more {what}", ""
+    return (
+        f"{more} from here on are not listed (only the first {listed:,} are){why}; "
+        f"fix those first, or raise `max_findings` under [checks] in {CONFIG_NAME}"
+    )

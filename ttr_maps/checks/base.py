@@ -23,6 +23,9 @@ from ..diagnostics import Severity
 
 FAMILIES = {"G": "graph", "D": "geometry (drawing)", "B": "balance"}
 
+#: Findings listed per check and file; the rest are summed up in one finding (`max_findings` in ttr-maps.toml).
+MAX_FINDINGS = 50
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -35,13 +38,27 @@ class Finding:
 
 
 @dataclass(frozen=True)
+class More:
+    """Findings a check counted but did not build (past `Context.max_findings`), summed up in one finding.
+
+    `loc` is where the first of them is. `stopped` says the check gave up before
+    looking at everything (a pathological board), so `count` is a lower bound.
+    """
+
+    count: int
+    loc: tuple[Any, ...]
+    file: Literal["board", "variant"] = "board"
+    stopped: bool = False
+
+
+@dataclass(frozen=True)
 class Check:
     code: str
     name: str
     severity: Severity
     options: dict[str, Any]
     needs_variant: bool
-    run: Callable[..., Iterator[Finding]] = field(repr=False)
+    run: Callable[..., Iterator[Finding | More]] = field(repr=False)
     doc: str = field(repr=False)
 
     @classmethod

@@ -17,7 +17,7 @@ from typing import Any, Iterable, Mapping
 
 from ..diagnostics import Diagnostic, Severity, did_you_mean
 from ..load.source import Source
-from .base import Check
+from .base import MAX_FINDINGS, Check
 
 CONFIG_NAME = "ttr-maps.toml"
 LEVELS = ("off", "error", "warning", "info")
@@ -68,6 +68,7 @@ class Settings:
     ignore: list[str] = field(default_factory=list)
     levels: list[dict[str, str]] = field(default_factory=list)  # one {prefix: level} per source, lowest first
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    max_findings: int = MAX_FINDINGS  # per check and file; 0: no limit
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def level(self, code: str) -> str:
@@ -172,10 +173,15 @@ def read_config(path: Path, checks: Mapping[str, Check], settings: Settings) -> 
                 settings.ignore.extend(selectors)
         elif key == "options":
             _read_options(value, checks, settings, bad)
+        elif key == "max_findings":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                bad(f"`max_findings` must be a whole number of findings per check, like {MAX_FINDINGS} (0: no limit)", key)
+            else:
+                settings.max_findings = value
         else:
             code = normalise(key, checks)
             if code is None:
-                bad(f"unknown key '{key}' in [checks]{did_you_mean(key, names + ['select', 'ignore', 'options'])}; use select, ignore, options or a check code", key)
+                bad(f"unknown key '{key}' in [checks]{did_you_mean(key, names + ['select', 'ignore', 'options', 'max_findings'])}; use select, ignore, options, max_findings or a check code", key)
             elif value not in LEVELS:
                 bad(f"'{value}' is not a check setting; use one of {', '.join(LEVELS)}", key)
             else:

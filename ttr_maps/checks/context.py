@@ -12,9 +12,10 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Iterable, Literal
+from typing import Any, Callable, Iterable, Iterator, Literal
 
 import networkx as nx
+import numpy as np
 import shapely
 from shapely import STRtree
 from shapely.geometry import LineString, Point, box
@@ -23,12 +24,77 @@ from ..geometry import Layout
 from ..load.source import Source
 from ..model.board import Board, Route, Ticket
 from ..model.variant import Variant
+from .base import MAX_FINDINGS, Finding, More
 
 #: Boards with up to this many cities get an exact diameter (one search per city).
 EXACT_DIAMETER_PLACES = 400
 
 #: Estimated width of one character of a label, as a share of the font size.
 CHAR_WIDTH = 0.55
+
+#: Candidate pairs a pairwise drawing check (D001, D003, D004) examines at most: past it the
+#: check stops and says so, so a pathological board (thousands of places on one point) stays fast.
+PAIR_BUDGET = 1_000_000
+
+#: Candidate pairs one spatial query may return at once (bounds memory).
+CHUNK_PAIRS = 200_000
+
+
+def query_chunks(tree: STRtree, geoms: np.ndarray, **kwargs: Any) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """`tree.query(geoms, **kwargs)` a slice of `geoms` at a time, in order: (index in `geoms`, index in
+    the tree) arrays sorted by both. Slices shrink where geometries have many neighbours, so no query
+    returns much more than `CHUNK_PAIRS` pairs."""
+    start, step, n = 0, 64, len(geoms)
+    while start < n:
+        stop = min(n, start + step)
+        a, b = tree.query(geoms[start:stop], **kwargs)
+        order = np.lexsort((b, a))
+        yield a[order] + start, b[order]
+        per_geom = max(1, len(a)) / (stop - start)
+        step = int(max(1, min(4096, CHUNK_PAIRS / per_geom)))
+        start = stop
+
+
+def capped(
+    chunks: Iterable[tuple[np.ndarray, np.ndarray, int]],
+    limit: int,
+    finding: Callable[[int, list[int]], Finding],
+    loc: Callable[[int], tuple[Any, ...]],
+    budget: int | None = None,
+) -> Iterator[Finding | More]:
+    """One finding per thing `a` at fault, from pairs (a, b) of index arrays sorted by a (all pairs of
+    one `a` in one chunk): the first `limit` built by `finding(a, [b, ...])`, the rest only counted and
+    summed up in a `More` at `loc(a)` of the first of them. Each chunk also says how many candidate
+    pairs it examined; past `budget` (default `PAIR_BUDGET`) candidates the check stops (`More.stopped`)."""
+    budget = PAIR_BUDGET if budget is None else budget
+    listed = hidden = examined = 0
+    first: tuple[Any, ...] | None = None
+    stopped = False
+    for a, b, seen in chunks:
+        examined += seen
+        if len(a):
+            starts = np.flatnonzero(np.r_[True, a[1:] != a[:-1]])
+            take = max(0, min(limit - listed, len(starts)))
+            bounds = [*starts.tolist(), len(a)]
+            for g in range(take):
+                yield finding(int(a[bounds[g]]), b[bounds[g] : bounds[g + 1]].tolist())
+            listed += take
+            if len(starts) > take:
+                hidden += len(starts) - take
+                if first is None:
+                    first = loc(int(a[starts[take]]))
+        if examined > budget:
+            stopped = True
+            break
+    if hidden or stopped:
+        yield More(hidden, first if first is not None else (), stopped=stopped)
+
+
+def listing(names: list[str], shown: int = 3) -> str:
+    """'a', 'a and b', 'a, b and c', or 'a, b, c and 4 more'."""
+    if len(names) > shown:
+        return ", ".join(names[:shown]) + f" and {len(names) - shown} more"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 @dataclass(frozen=True)
@@ -53,6 +119,8 @@ class Context:
         self.layout = Layout(board)
         self.board_source = board_source
         self.variant_source = variant_source
+        #: Findings a check lists before it only counts the rest (see `capped`).
+        self.max_findings = MAX_FINDINGS
         self._label_boxes: dict[float, list[Any]] = {}
 
     def line(self, loc: tuple[Any, ...], file: str = "board") -> str:
@@ -252,13 +320,27 @@ class Context:
         return [LineString(self.route_coords(r)) for _, r in self.routes]
 
     @cached_property
+    def route_array(self) -> np.ndarray:
+        return np.array(self.route_lines, dtype=object)
+
+    @cached_property
     def route_tree(self) -> STRtree:
         return STRtree(self.route_lines)
+
+    @cached_property
+    def route_end_index(self) -> np.ndarray:
+        """The place index (in `board.places`) of both ends of each route in `routes`, as an (n, 2) array."""
+        idx = self.place_index
+        return np.array([(idx[r.from_], idx[r.to]) for _, r in self.routes], dtype=np.int64).reshape(-1, 2)
 
     @cached_property
     def place_points(self) -> list[Point]:
         pos = self.layout.positions
         return [Point(pos[p.id]) for p in self.board.places]
+
+    @cached_property
+    def place_array(self) -> np.ndarray:
+        return np.array(self.place_points, dtype=object)
 
     @cached_property
     def place_tree(self) -> STRtree:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from .base import FAMILIES, Check
+from .base import FAMILIES, MAX_FINDINGS, Check
 from .config import CONFIG_NAME
+from .context import PAIR_BUDGET
 
 
 def header(check: Check) -> str:
@@ -54,6 +55,13 @@ def markdown(checks: Mapping[str, Check]) -> str:
         f"replaces the `select` of `{CONFIG_NAME}`, `--ignore` adds to its `ignore`. A bad",
         "setting is reported as `C001 invalid-check-setting`. Errors make `validate` exit 1;",
         "warnings too with `--strict`.",
+        "",
+        f"Each check lists at most `max_findings` findings per file (default {MAX_FINDINGS};",
+        f"`max_findings = 0` under `[checks]` in `{CONFIG_NAME}` lists all) and sums up the rest",
+        "in one more finding, at the first one not listed. The pairwise drawing checks",
+        f"(D001, D003, D004) also stop after examining {PAIR_BUDGET:,} candidate pairs, so a",
+        "pathological board (thousands of places on one point) is checked in seconds; the",
+        "summary then says the check stopped early.",
         "",
         "## All checks",
         "",

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..base import Finding
-from ..context import Context
+from ..base import Finding, More
+from ..context import Context, capped, listing, query_chunks
 
 CODE = "D004"
 NAME = "route-over-place"
@@ -33,20 +33,27 @@ SEVERITY = "warning"
 OPTIONS = {"clearance": 0.0}
 
 
-def check(ctx: Context, options: dict) -> Iterator[Finding]:
+def check(ctx: Context, options: dict) -> Iterator[Finding | More]:
     if not ctx.routes:
         return
     layout = ctx.layout
     reach = layout.city_radius + options["clearance"] * layout.car_width
     places = ctx.board.places
-    a, b = ctx.route_tree.query(ctx.place_points, predicate="dwithin", distance=reach)
-    for p, q in sorted(((int(q), int(p)) for p, q in zip(a, b)), key=lambda t: (ctx.routes[t[0]][0], t[1])):
-        i, route = ctx.routes[p]
-        place = places[q]
-        if place.id in route.ends:
-            continue
-        yield Finding(
+    ends = ctx.route_end_index
+
+    def chunks():
+        for k, q in query_chunks(ctx.place_tree, ctx.route_array, predicate="dwithin", distance=reach):
+            keep = (q != ends[k, 0]) & (q != ends[k, 1])
+            yield k[keep], q[keep], len(k)
+
+    def finding(k: int, over: list[int]) -> Finding:
+        i, route = ctx.routes[k]
+        what = "marker" if len(over) == 1 else "markers"
+        names = listing([f"'{places[q].id}' ({ctx.line(('places', q))})" for q in over])
+        return Finding(
             ("routes", i),
-            f"route {ctx.route_name(route)} passes over the marker of '{place.id}' ({ctx.line(('places', q))}); "
-            "add a bend point to go around it, or split the route there",
+            f"route {ctx.route_name(route)} passes over the {what} of {names}; "
+            f"add {'a bend point' if len(over) == 1 else 'bend points'} to go around {'it' if len(over) == 1 else 'them'}, or split the route there",
         )
+
+    yield from capped(chunks(), ctx.max_findings, finding, lambda k: ("routes", ctx.routes[k][0]))

@@ -31,8 +31,8 @@ from typing import Iterator
 import numpy as np
 import shapely
 
-from ..base import Finding
-from ..context import Context
+from ..base import Finding, More
+from ..context import Context, capped, listing, query_chunks
 
 CODE = "D003"
 NAME = "routes-cross"
@@ -40,32 +40,40 @@ SEVERITY = "warning"
 OPTIONS: dict = {}
 
 
-def check(ctx: Context, options: dict) -> Iterator[Finding]:
-    lines, routes, pos = ctx.route_lines, ctx.routes, ctx.layout.positions
-    if not lines:
+def check(ctx: Context, options: dict) -> Iterator[Finding | More]:
+    lines, routes = ctx.route_array, ctx.routes
+    if not len(lines):
         return
-    a, b = ctx.route_tree.query(lines, predicate="intersects")
-    pairs = [(int(p), int(q)) for p, q in zip(a, b) if p < q]
-    crossing: list[tuple[int, int]] = []
-    touching: list[tuple[int, int, str]] = []
-    for p, q in pairs:
-        shared = set(routes[p][1].ends) & set(routes[q][1].ends)
-        if not shared:
-            crossing.append((p, q))
-        elif len(shared) == 1:
-            touching.append((p, q, shared.pop()))
-    if touching:
-        # Routes sharing a place may meet only there: anything more than that one point is a crossing.
-        arr = np.asarray(lines, dtype=object)
-        meets = shapely.intersection(arr[[t[0] for t in touching]], arr[[t[1] for t in touching]])
-        points = shapely.points([pos[t[2]] for t in touching])
-        eps = 1e-9 * max(1.0, ctx.layout.car_length)
-        extra = ~shapely.is_empty(shapely.difference(meets, shapely.buffer(points, eps)))
-        crossing += [(p, q) for (p, q, _), bad in zip(touching, extra) if bad]
-    for p, q in sorted(crossing):
-        (i, ri), (j, rj) = routes[p], routes[q]
-        yield Finding(
+    ends = ctx.route_end_index
+    points = np.array(ctx.place_points, dtype=object)
+    eps = 1e-9 * max(1.0, ctx.layout.car_length)
+
+    def chunks():
+        for q, p in query_chunks(ctx.route_tree, lines, predicate="intersects"):
+            seen = len(q)
+            keep = p < q
+            q, p = q[keep], p[keep]
+            # Shared ends: 0 means the two routes cross; 2 means they join the same places (G011).
+            eq = ends[q][:, :, None] == ends[p][:, None, :]
+            shared = eq.any(axis=2).sum(axis=1)
+            bad = shared == 0
+            touch = np.flatnonzero(shared == 1)
+            if len(touch):
+                # Routes sharing a place may meet only there: anything more than that one point is a crossing.
+                qt, pt = q[touch], p[touch]
+                at = np.where(eq[touch].any(axis=2)[:, 0], ends[qt, 0], ends[qt, 1])
+                meets = shapely.intersection(lines[qt], lines[pt])
+                extra = ~shapely.is_empty(shapely.difference(meets, shapely.buffer(points[at], eps)))
+                bad[touch] = extra
+            yield q[bad], p[bad], seen
+
+    def finding(q: int, others: list[int]) -> Finding:
+        j, rj = routes[q]
+        names = listing([f"{ctx.route_name(routes[p][1])} ({ctx.line(('routes', routes[p][0]))})" for p in others])
+        return Finding(
             ("routes", j),
-            f"route {ctx.route_name(rj)} crosses route {ctx.route_name(ri)} ({ctx.line(('routes', i))}); "
+            f"route {ctx.route_name(rj)} crosses route{'s' if len(others) > 1 else ''} {names}; "
             "move a place or add a bend point to route one around the other",
         )
+
+    yield from capped(chunks(), ctx.max_findings, finding, lambda q: ("routes", routes[q][0]))
