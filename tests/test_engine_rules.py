@@ -275,6 +275,14 @@ def test_gray_route_takes_any_single_colour():
     refused(s, "claim atlanta-charleston 1red+1blue", errors.R_CLAIM)
 
 
+def test_malformed_payments_are_refused_saying_what_is_wrong():
+    """RULES.md 1 (all of one colour; locomotives replace any card): the refusal says why, not a generic text."""
+    s = make(seats={0: {"hand": {"red": 1, "blue": 2, "locomotive": 1}}})
+    assert "mixes" in refused(s, "claim atlanta-charleston 1red+1blue", errors.R_CLAIM).reason
+    assert "more than any payment needs" in refused(s, "claim atlanta-charleston 99red", errors.R_CLAIM).reason
+    assert "has 2 spaces but the payment has 3" in refused(s, "claim atlanta-charleston 3red", errors.R_CLAIM).reason
+
+
 def test_claim_needs_enough_trains():
     s = make(seats={0: {"hand": {"blue": 5}, "trains": 4}})
     assert not any(t.startswith("claim atlanta-miami") for t in legal_texts(s))

@@ -143,7 +143,7 @@ def check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int, 
         raise IllegalAction(f"{rid} needs {length} trains and player {p} has {state.trains[p]}", R_TRAINS)
     counts = t.payment_counts(action.payment)
     if counts is None:
-        raise IllegalAction("a payment is cards of one colour plus locomotives", R_CLAIM)
+        raise IllegalAction(t.payment_problem(action.payment), R_CLAIM)
     color, nc, nl, nb, npass = counts
     if npass:
         raise IllegalAction("passenger cards cannot pay for a route", R_CLAIM)

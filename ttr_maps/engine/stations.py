@@ -77,7 +77,7 @@ def apply(state: State, action: BuildStation) -> None:
         raise IllegalAction(f"{action.place} already has a station (player {state.station_owner[place]})", R_STATION)
     counts = t.payment_counts(action.payment)
     if counts is None:
-        raise IllegalAction("a station is paid with cards of one colour plus locomotives", R_STATION)
+        raise IllegalAction(f"a station is paid with cards of one colour plus locomotives: {t.payment_problem(action.payment)}", R_STATION)
     color, nc, nl, nb, npass = counts
     if nb or npass:
         raise IllegalAction("only train cards of one colour and locomotives pay for a station", R_STATION)

@@ -224,6 +224,30 @@ class Tables:
                 npass += n
         return self._pay_counts[self.payment_id(color, nc, nl, nb, npass)]
 
+    def payment_problem(self, payment: Payment) -> str:
+        """Why `payment_counts` refused a payment, in words (for IllegalAction messages)."""
+        try:
+            items = list(payment)
+        except TypeError:
+            return f"{payment!r} is not a payment; write e.g. 3pink or 2pink+1loco"
+        colours = []
+        for item in items:
+            if not (isinstance(item, (tuple, list)) and len(item) == 2):
+                return f"{item!r} is not a payment part (kind, count)"
+            kind, n = item
+            k = self.kind_index.get(kind) if isinstance(kind, str) else None
+            if k is None:
+                return f"unknown card kind {kind!r}; kinds: {', '.join(self.kinds)}"
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                return f"{n!r} is not a number of cards"
+            if n > 60:
+                return f"{n} {kind} cards is more than any payment needs"
+            if n and k < self.NC and self.kinds[k] not in colours:
+                colours.append(self.kinds[k])
+        if len(colours) > 1:
+            return f"the payment mixes {' and '.join(colours)}; pay cards of one colour plus locomotives"
+        return "a payment is cards of one colour plus locomotives"
+
     def canonical_payment(self, payment: Payment) -> Payment | None:
         counts = self.payment_counts(payment)
         if counts is None:

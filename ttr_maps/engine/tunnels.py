@@ -104,7 +104,7 @@ def apply_pay(state: State, action: PayTunnel) -> None:
     tun = state.tunnel
     counts = t.payment_counts(action.payment)
     if counts is None:
-        raise IllegalAction("the extra cards are of the paid colour or locomotives", R_TUNNEL)
+        raise IllegalAction(f"the extra cards are of the paid colour or locomotives: {t.payment_problem(action.payment)}", R_TUNNEL)
     color, nc, nl, nb, npass = counts
     if nc + nl + nb + npass != tun.extra:
         raise IllegalAction(f"the tunnel asks for {tun.extra} more cards; the payment has {nc + nl + nb + npass}", R_TUNNEL)
