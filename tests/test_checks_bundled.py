@@ -102,3 +102,10 @@ def test_europe_choke_points_are_reported_as_information():
 def test_usa_base_game_places_on_no_ticket():
     diags = run_checks(load(MAPS / "variants" / "usa.yaml"), ["B005"])
     assert [d.message.split("'")[1] for d in diags] == ["charleston", "las-vegas", "omaha", "raleigh", "saint-louis", "washington"]
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=rel)
+def test_the_renderer_places_every_bundled_label_clear_of_other_places(path):
+    """D002 lays the board out as `ttr-maps render` does; on the bundled boards every label finds a free spot
+    (an estimate of a big font under each marker used to flag labels on every board)."""
+    assert run_checks(load(path), ["D002"], config=False) == []

@@ -52,13 +52,6 @@ def test_graph_merges_parallel_entries_and_drops_loops():
     assert not g.has_edge("ulm", "ulm")
 
 
-def test_label_boxes_scale_with_the_font():
-    ctx = Context(Board.model_validate(dict(COUNTRY_BOARD, drawing={"car_length": 1})))
-    small, big = ctx.label_boxes(0.2)[0], ctx.label_boxes(0.4)[0]
-    assert big.area == pytest.approx(4 * small.area)
-    assert small.bounds[1] > 0.35  # below the marker
-
-
 def write(tmp_path, text):
     path = tmp_path / "b.yaml"
     path.write_text(text, encoding="utf-8")

@@ -72,3 +72,16 @@ def test_max_findings_in_the_config(tmp_path):
 def test_a_bad_max_findings_is_a_setting_error(tmp_path):
     diags = run_checks(pile(tmp_path, 3, "[checks]\nmax_findings = -1\n"), ["D001"])
     assert [(d.code, d.line) for d in diags if d.code == "C001"] == [("C001", 2)]
+
+
+def test_label_collision_does_not_lay_out_a_pile_of_places(tmp_path):
+    diags = run_checks(pile(tmp_path, 60), ["D002"], config=False)
+    assert [d.message.split(":")[0] for d in diags] == ["labels not checked"]
+    assert "pairs of place markers overlap (D001)" in diags[0].message
+    assert (diags[0].line, diags[0].col) == (4, 1)
+
+
+def test_label_collision_does_not_lay_out_a_board_bigger_than_max_places(tmp_path):
+    loaded = pile(tmp_path, 20, "[checks.options.D002]\nmax_places = 10\n")
+    diags = run_checks(loaded, ["D002"])
+    assert len(diags) == 1 and "D002 does it for at most 10 (option max_places)" in diags[0].message

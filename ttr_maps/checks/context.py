@@ -3,7 +3,7 @@
 It holds the board and the variant (if any), the Layout (positions in board
 units, car length, marker radius), a networkx graph of places and routes, the
 tickets in use (the variant's piles when given), and the drawn shapes of
-places, labels and routes with STRtrees for pairwise queries. Everything is
+places and routes with STRtrees for pairwise queries. Everything is
 computed lazily, so a selection of checks pays only for what it reads.
 """
 
@@ -18,7 +18,7 @@ import networkx as nx
 import numpy as np
 import shapely
 from shapely import STRtree
-from shapely.geometry import LineString, Point, box
+from shapely.geometry import LineString, Point
 
 from ..geometry import Layout
 from ..load.source import Source
@@ -29,12 +29,9 @@ from .base import MAX_FINDINGS, Finding, More
 #: Boards with up to this many cities get an exact diameter (one search per city).
 EXACT_DIAMETER_PLACES = 400
 
-#: Estimated width of one character of a label, as a share of the font size.
-CHAR_WIDTH = 0.55
-
 #: Candidate pairs a pairwise drawing check (D001, D003, D004) examines at most: past it the
 #: check stops and says so, so a pathological board (thousands of places on one point) stays fast.
-PAIR_BUDGET = 1_000_000
+PAIR_BUDGET = 500_000
 
 #: Candidate pairs one spatial query may return at once (bounds memory).
 CHUNK_PAIRS = 200_000
@@ -121,7 +118,6 @@ class Context:
         self.variant_source = variant_source
         #: Findings a check lists before it only counts the rest (see `capped`).
         self.max_findings = MAX_FINDINGS
-        self._label_boxes: dict[float, list[Any]] = {}
 
     def line(self, loc: tuple[Any, ...], file: str = "board") -> str:
         """`line N` of a data path, for pointing at a second thing in a message (the data path without a source)."""
@@ -345,21 +341,6 @@ class Context:
     @cached_property
     def place_tree(self) -> STRtree:
         return STRtree(self.place_points)
-
-    def label_boxes(self, font_ratio: float) -> list[Any]:
-        """Estimated label box of each place: its name centred under the marker, in a font of
-        `font_ratio` car lengths (a character is about `CHAR_WIDTH` of the font size wide)."""
-        if font_ratio not in self._label_boxes:
-            r, f = self.layout.city_radius, self.layout.car_length * font_ratio
-            pos = self.layout.positions
-            out = []
-            for p in self.board.places:
-                x, y = pos[p.id]
-                half = len(p.name) * CHAR_WIDTH * f / 2
-                top = y + r + 0.15 * f
-                out.append(box(x - half, top, x + half, top + f))
-            self._label_boxes[font_ratio] = out
-        return self._label_boxes[font_ratio]
 
     @cached_property
     def marker_tree(self) -> STRtree:
