@@ -163,7 +163,7 @@ def test_schema_and_loader_agree_on_place_positions(tmp_path: Path, extra: dict,
 @pytest.mark.parametrize(
     "routes, loader_ok",
     [
-        ("{1: 1, 9: 30}", True),
+        ("{1: 1, 2: 2, 9: 30}", True),
         ("{0: 1}", False),
         ("{10: 1}", False),
         ("{1: -1}", False),

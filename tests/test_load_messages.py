@@ -170,3 +170,21 @@ def test_board_positions_are_kept_for_later_checks() -> None:
     assert r.source.pos(("routes", 1, "tracks", 0)) == (23, 57)
     assert r.source.pos(("routes", 1, "ferry")) == (23, 5)  # missing: the enclosing route
     assert r.source.pos(("decks", "long"), key=True) == (15, 3)
+
+
+def test_default_scoring_table_missing_a_board_length_is_v003_naming_a_route(tmp_path: Path) -> None:
+    board = tmp_path / "b.yaml"
+    board.write_text(
+        "format: ttr-board/1\nmeta: {title: t}\nplaces: [{id: a, name: A, x: 0, y: 0}, {id: b, name: B, x: 7, y: 0}]\n"
+        "routes:\n  - {from: a, to: b, length: 7, tracks: [red]}\n",
+        encoding="utf-8",
+    )
+    variant = tmp_path / "v.yaml"
+    variant.write_text("format: ttr-variant/1\nname: v\nboard: b.yaml\n", encoding="utf-8")
+    r = load(variant)
+    own = [d for d in r.diagnostics if d.code.startswith("V")]
+    assert [(d.code, d.line, d.col, d.severity.value) for d in own] == [("V003", 1, 1, "error")]
+    assert "left out" in own[0].message and "a-b (length 7" in own[0].message and "7: <points>" in own[0].message
+    assert not r.ok and r.variant is None
+    variant.write_text("format: ttr-variant/1\nname: v\nboard: b.yaml\nscoring: {routes: {7: 18}}\n", encoding="utf-8")
+    assert load(variant).ok

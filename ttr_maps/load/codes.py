@@ -41,6 +41,16 @@ LOADER_CODES: dict[str, tuple[str, str]] = {
     "R008": ("bend-not-lat-lon", "On a board placed by lat/lon, a bend point is not a [lat, lon] pair in range."),
     "V001": ("board-not-found", "The board file a variant names does not exist."),
     "V002": ("wrong-kind", "A board was expected and a variant (or vice versa) was given."),
+    "V003": ("scoring-length-missing", "scoring.routes has no points for a route length the board uses."),
+    "V004": ("keep-limits-contradict", "A deal's keep_max leaves fewer tickets to keep than its keep_min asks for."),
+    "V005": ("ticket-draw-of-nothing", "tickets.draw deals no tickets."),
+    "V006": ("redeal-unreachable", "A face-up redeal threshold can never be reached (warning)."),
+    "V007": ("big-locomotives-unusable", "big_locomotives.min_length is longer than every route of the board (warning)."),
+    "V008": ("passengers-without-cards", "Passengers without passenger cards, or passenger cards without passengers (warning)."),
+    "V009": ("goods-scoring-without-goods", "Goods bonus or most-goods tie-break on a board without goods (warning)."),
+    "V010": ("stations-scoring-without-stations", "unused_points or the fewest-stations tie-break with no stations (warning)."),
+    "V011": ("duplicate-tie-break", "A tie-break is listed twice (warning)."),
+    "V012": ("added-deck-unused", "A deck only tickets.add names is in no pile, so its tickets are never dealt (warning)."),
 }
 
 for _code, (_name, _summary) in LOADER_CODES.items():

@@ -15,7 +15,7 @@ from pathlib import Path
 from ..diagnostics import Diagnostic, LoadError, Severity, did_you_mean, has_errors
 from ..model.board import BOARD_FORMAT, Board
 from ..model.variant import VARIANT_FORMAT, Variant
-from . import refs
+from . import refs, rules
 from .codes import code_name
 from .source import MAX_PROBLEMS, Source, _clip, read_source
 from .validation import validate
@@ -58,6 +58,8 @@ def load(path: str | Path) -> Loaded:
         result.kind = "variant"
         variant = validate(src, Variant, result.diagnostics)
         board = _variant_board(src, result)
+        if result.ok and variant is not None and board is not None and result.board_source is not None:
+            rules.check_rules(src, result.board_source, variant, board, result.diagnostics)  # type: ignore[arg-type]
         if result.ok:
             result.variant, result.board = variant, board  # type: ignore[assignment]
     for source in (src, result.board_source):
