@@ -195,3 +195,38 @@ def test_lone_surrogate_reads_as_replacement_and_pairs_stay_characters() -> None
     src = read_source(FIXTURES / "bad" / "lone-surrogate.json")
     assert src.data["meta"] == {"title": "Lone \ufffd surrogate", "author": "pair \U0001F600 is fine, \\udc00 is text"}
     assert [d.message for d in src.diagnostics][0].startswith("JSON syntax error: invalid unicode escape \\udc00")
+
+
+@pytest.mark.parametrize(
+    "section, loader_ok",
+    [
+        ("cards: {colors: {pink: 12, white: 12, blue: 12, yellow: 12, orange: 12, black: 12, red: 12, green: 12}}", True),
+        ("cards: {colors: {Red: 12}}", False),
+        ("tickets: {piles: {Main: [main]}}", False),
+        ("tickets: {setup: {deal: [{pile: main, count: 3}], keep_max: {Main Pile: 1}}}", False),
+        ("tickets: {setup: {deal: [{pile: main, count: 3}], returned: {'main!': box}}}", False),
+        ("tickets: {leftover_at_setup: {MAIN: box}}", False),
+    ],
+)
+def test_schema_and_loader_agree_on_variant_mapping_keys(tmp_path: Path, section: str, loader_ok: bool) -> None:
+    """Mappings keyed by ids or colour names refuse other keys in the schema too (additionalProperties: false)."""
+    path = tmp_path / "v.yaml"
+    path.write_text(f"format: ttr-variant/1\nname: v\nboard: {FIXTURES / 'good' / 'lowlands.json'}\n{section}\n", encoding="utf-8")
+    r = load(path)
+    assert r.ok == loader_ok, [d.as_text() for d in r.diagnostics]
+    assert (_schema_errors(path) == []) == loader_ok
+
+
+@pytest.mark.parametrize("key, loader_ok", [("long-routes", True), ("Big Deck", False), ("-x", False)])
+def test_schema_and_loader_agree_on_deck_keys(tmp_path: Path, key: str, loader_ok: bool) -> None:
+    board = {
+        "format": "ttr-board/1",
+        "meta": {"title": "t"},
+        "places": [{"id": "a", "name": "A", "x": 0, "y": 0}, {"id": "b", "name": "B", "x": 1, "y": 0}],
+        "tickets": [{"from": "a", "to": "b", "points": 1, "decks": [key]}],
+        "decks": {key: {"name": "D"}},
+    }
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(board), encoding="utf-8")
+    assert not any(d.code.startswith(("S", "P")) for d in load(path).diagnostics) == loader_ok
+    assert jsonschema.Draft202012Validator(_schema("board")).is_valid(board) == loader_ok
