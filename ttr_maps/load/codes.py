@@ -39,6 +39,7 @@ LOADER_CODES: dict[str, tuple[str, str]] = {
     "R006": ("unknown-pile", "A deal, mix or per-pile setting names a pile the variant does not declare."),
     "R007": ("unused-deck", "A deck is described under `decks` but no ticket belongs to it (warning)."),
     "R008": ("bend-not-lat-lon", "On a board placed by lat/lon, a bend point is not a [lat, lon] pair in range."),
+    "R009": ("duplicate-color", "A colour is listed twice under the board's `colors`."),
     "V001": ("board-not-found", "The board file a variant names does not exist."),
     "V002": ("wrong-kind", "A board was expected and a variant (or vice versa) was given."),
     "V003": ("scoring-length-missing", "scoring.routes has no points for a route length the board uses."),

@@ -117,9 +117,19 @@ def check_board(src: Source, out: list[Diagnostic]) -> None:
             emit(loc, "R002", lambda: f"unknown place '{pid}'{did_you_mean(pid, ids)}; declare it under places")
 
     colors = board_colors(data)
+    first_color: dict[str, int] = {}
     for j, color in _strings(_get(data, "colors")):
         if color == GRAY:
             emit(("colors", j), "R003", "'gray' is implicit (a gray track takes any one colour); remove it from colors")
+        elif color in first_color:
+            first = src.pos(("colors", first_color[color]))
+            emit(
+                ("colors", j),
+                "R009",
+                f"colour '{color}' is listed twice in colors (first at line {first[0]}, column {first[1]}); remove this one",
+            )
+        else:
+            first_color[color] = j
     known_colors = set(colors) | {GRAY}
     for i, route in _items(data, "routes"):
         place_ref(("routes", i, "from"), route.get("from"))
