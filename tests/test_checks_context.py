@@ -125,3 +125,46 @@ def test_random_boards_and_variants_never_crash_a_check(tmp_path):
             if loaded.ok:
                 for d in run_checks(loaded, config=False):
                     assert d.code in CHECKS and d.line >= 1 and d.col >= 1, d
+
+
+COUNTRY_LOOP = """\
+format: ttr-board/1
+meta: {title: a loop closed only through a country}
+drawing: {car_length: 1}
+places:
+  - {id: a, name: A, x: 0, y: 0}
+  - {id: b, name: B, x: 3, y: 0}
+  - {id: c, name: C, x: 3, y: 3}
+  - {id: x, name: X, kind: country, x: 0, y: 3}
+  - {id: d, name: D, x: 6, y: 3}
+  - {id: e, name: E, x: 6, y: 6}
+  - {id: y, name: Y, kind: country, x: 8, y: 5}
+  - {id: z, name: Z, kind: country, x: -2, y: -2}
+routes:
+  - {from: a, to: b, length: 2, tracks: [red]}
+  - {from: b, to: c, length: 2, tracks: [blue]}
+  - {from: a, to: x, length: 2, tracks: [gray]}
+  - {from: x, to: c, length: 2, tracks: [gray]}
+  - {from: c, to: d, length: 2, tracks: [gray]}
+  - {from: d, to: e, length: 2, tracks: [gray]}
+  - {from: e, to: c, length: 2, tracks: [gray]}
+  - {from: d, to: y, length: 2, tracks: [gray]}
+  - {from: e, to: y, length: 2, tracks: [gray]}
+  - {from: a, to: z, length: 2, tracks: [gray]}
+"""
+
+
+def test_bridges_and_cut_places_never_pass_through_a_country(tmp_path):
+    # a-b-c is a loop only through the country x, which no path passes: a-b and b-c are bridges,
+    # b is a cut place. y borders d and e, both behind c, so it counts with them; z hangs off a;
+    # x borders a and c, on both sides of b, so it counts on neither.
+    diags = run_checks(load(write(tmp_path, COUNTRY_LOOP)), ["G015", "G016"], config=False)
+    assert sorted((d.code, d.message) for d in diags) == [
+        ("G015", "route a–b is the only link to 2 place(s) (a, z); claiming it can cut them off"),
+        ("G015", "route a–z is the only link to 1 place(s) (z); claiming it can cut them off"),
+        ("G015", "route b–c is the only link to 3 place(s) (a, b, z); claiming it can cut them off"),
+        # Without a, the country x still borders c: it counts with b's part.
+        ("G016", "every path between 2 parts of the board passes through 'a': 1 place(s) around z, 6 place(s) around b"),
+        ("G016", "every path between 2 parts of the board passes through 'b': 2 place(s) around a, 4 place(s) around c"),
+        ("G016", "every path between 2 parts of the board passes through 'c': 3 place(s) around d, 4 place(s) around b"),
+    ]

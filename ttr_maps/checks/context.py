@@ -94,6 +94,57 @@ def listing(names: list[str], shown: int = 3) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+@dataclass
+class RootedForest:
+    """A forest rooted at the smallest node of each tree: each node's parent, the weight of its
+    subtree (`below`) and of its whole tree (`total`), and preorder intervals for subtree tests."""
+
+    parent: dict[Any, Any]
+    below: dict[Any, float]
+    total: dict[Any, float]
+    tin: dict[Any, int]
+    tout: dict[Any, int]
+    tree_of: dict[Any, int]
+
+    @classmethod
+    def of(cls, tree: nx.Graph, weight: dict[Any, float]) -> RootedForest:
+        parent: dict[Any, Any] = {}
+        below: dict[Any, float] = {}
+        total: dict[Any, float] = {}
+        tin: dict[Any, int] = {}
+        tout: dict[Any, int] = {}
+        tree_of: dict[Any, int] = {}
+        clock = 0
+        for k, comp in enumerate(nx.connected_components(tree)):
+            root = min(comp)
+            order = list(nx.dfs_preorder_nodes(tree, root))
+            parent[root] = None
+            for node in order:
+                tin[node] = clock
+                clock += 1
+                for nb in tree[node]:
+                    if nb != parent[node]:
+                        parent[nb] = node
+            for node in reversed(order):
+                kids = [nb for nb in tree[node] if nb != parent[node]]
+                below[node] = weight[node] + sum(below[nb] for nb in kids)
+                tout[node] = max([tin[node]] + [tout[nb] for nb in kids])
+            for node in order:
+                total[node] = below[root]
+                tree_of[node] = k
+        return cls(parent, below, total, tin, tout, tree_of)
+
+    def inside(self, node: Any, top: Any) -> bool:
+        """Whether `node` is in the subtree of `top` (both in the same tree)."""
+        return self.tin[top] <= self.tin[node] <= self.tout[top]
+
+    def side(self, node: Any, top: Any) -> int:
+        """1 if `node` is in the subtree of `top`, 0 if it is elsewhere in the same tree, -1 if in another tree."""
+        if self.tree_of[node] != self.tree_of[top]:
+            return -1
+        return 1 if self.inside(node, top) else 0
+
+
 @dataclass(frozen=True)
 class TicketRef:
     """A ticket card in use and where it is written."""
@@ -173,6 +224,31 @@ class Context:
             for n in comp:
                 out[n] = k
         return out
+
+    @cached_property
+    def country_neighbours(self) -> dict[str, frozenset[str]]:
+        """The cities each country borders (its routes to other countries lead nowhere)."""
+        return {c: frozenset(n for n in self.graph[c] if n not in self.countries) for c in self.countries}
+
+    @cached_property
+    def passable_graph(self) -> nx.Graph:
+        """The graph as paths may use it (no path passes through a country): the cities, and each
+        country that borders a single city as a leaf on it. A country bordering several cities joins
+        none of them, so it is left out (`floating_countries`); edges between countries too."""
+        leaves = {c for c, nbrs in self.country_neighbours.items() if len(nbrs) == 1}
+        h = nx.Graph()
+        h.add_nodes_from(n for n in self.graph if n not in self.countries or n in leaves)
+        h.add_edges_from(
+            (a, b, d) for a, b, d in self.graph.edges(data=True)
+            if a in h and b in h and not (a in self.countries and b in self.countries)
+        )
+        return h
+
+    @cached_property
+    def floating_countries(self) -> dict[str, frozenset[str]]:
+        """Countries that border several cities, with those cities: not in `passable_graph`, but cut
+        off with a part of it when all the cities they border are in that part."""
+        return {c: nbrs for c, nbrs in self.country_neighbours.items() if len(nbrs) > 1}
 
     def city_parts(self, place: str) -> set[int]:
         """The city components a place belongs to (a country: those of its neighbouring cities)."""

@@ -3,6 +3,11 @@
 Reported as information with the size of the smaller part: a bridge is not a
 mistake (Edinburgh hangs off London on the Europe board).
 
+No path passes through a country, so a country joins nothing: two cities
+linked only through a country are in different parts, and the routes that
+lead to them are bridges. A country's only route is a bridge to it; a country
+that borders several cities belongs to a part when all those cities do.
+
 Why: every ticket into the smaller part depends on the bridge, so whoever
 claims it can block those tickets; with one track, a single claim cuts the
 part off for everyone else.
@@ -27,7 +32,7 @@ from typing import Iterator
 import networkx as nx
 
 from ..base import Finding
-from ..context import Context
+from ..context import Context, RootedForest
 
 CODE = "G015"
 NAME = "bridge-route"
@@ -36,7 +41,7 @@ OPTIONS: dict = {}
 
 
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
-    g = ctx.graph
+    g = ctx.passable_graph
     bridges = list(nx.bridges(g))
     if not bridges:
         return
@@ -49,34 +54,28 @@ def check(ctx: Context, options: dict) -> Iterator[Finding]:
     tree = nx.Graph()
     tree.add_nodes_from(members)
     tree.add_edges_from((block_of[u], block_of[v]) for u, v in bridges)
-    size: dict[int, int] = {}
-    parent: dict[int, int | None] = {}
-    total: dict[int, int] = {}
-    for comp in nx.connected_components(tree):
-        root = min(comp)
-        order = list(nx.dfs_preorder_nodes(tree, root))
-        parent[root] = None
-        for k in order:
-            for nb in tree[k]:
-                if nb != parent[k]:
-                    parent[nb] = k
-        for k in reversed(order):
-            size[k] = len(members[k]) + sum(size[nb] for nb in tree[k] if nb != parent[k])
-        for k in order:
-            total[k] = size[root]
+    forest = RootedForest.of(tree, {k: len(m) for k, m in members.items()})
+    floating = [(c, {block_of[n] for n in nbrs}) for c, nbrs in ctx.floating_countries.items()]
     index = ctx.place_index
     for u, v in bridges:
         bu, bv = block_of[u], block_of[v]
-        child = bv if parent[bv] == bu else bu
-        side, other = size[child], total[child] - size[child]
-        small_block = child if side <= other else (bu if child == bv else bv)
-        small = side if side <= other else other
+        child = bv if forest.parent[bv] == bu else bu
+        sides = [{forest.side(b, child) for b in blocks} for _, blocks in floating]
+        inside = [c for (c, _), s in zip(floating, sides) if s == {1}]
+        outside = [c for (c, _), s in zip(floating, sides) if s == {0}]
+        side = forest.below[child] + len(inside)
+        other = forest.total[child] - forest.below[child] + len(outside)
+        if side <= other:
+            small_block, small, countries = child, side, inside
+        else:
+            small_block, small, countries = (bu if child == bv else bv), other, outside
         names = _places_beyond(tree, members, small_block, bv if small_block == bu else bu, limit=3)
-        shown = ", ".join(sorted(names, key=index.__getitem__)) + (" …" if small > len(names) else "")
-        route = ctx.board.routes[min(g.edges[u, v]["routes"])]
+        names = sorted(names, key=index.__getitem__) + sorted(countries, key=index.__getitem__)[: 3 - len(names)]
+        shown = ", ".join(names) + (" …" if small > len(names) else "")
+        first = min(g.edges[u, v]["routes"])
         yield Finding(
-            ("routes", min(g.edges[u, v]["routes"])),
-            f"route {ctx.route_name(route)} is the only link to {small} place(s) ({shown}); claiming it can cut them off",
+            ("routes", first),
+            f"route {ctx.route_name(ctx.board.routes[first])} is the only link to {small} place(s) ({shown}); claiming it can cut them off",
         )
 
 

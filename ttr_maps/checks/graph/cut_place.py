@@ -2,7 +2,10 @@
 
 Reported as information with the size of each part its removal leaves (on the
 Europe board, Madrid holds Lisboa and Cádiz). Countries are never reported: no
-path passes through a country anyway.
+path passes through a country anyway. For the same reason a country joins
+nothing: two cities linked only through a country are in different parts (a
+country that borders several cities belongs to a part when all those cities
+other than the cut place do).
 
 Why: like a bridge route, a cut place is a choke point: the routes around it
 are contested, and a player holding them controls access to the parts behind it.
@@ -29,7 +32,7 @@ from typing import Iterator
 import networkx as nx
 
 from ..base import Finding
-from ..context import Context
+from ..context import Context, RootedForest
 
 CODE = "G016"
 NAME = "cut-place"
@@ -38,7 +41,7 @@ OPTIONS: dict = {}
 
 
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
-    g = ctx.graph
+    g = ctx.passable_graph
     cuts = set(nx.articulation_points(g))
     if not cuts:
         return
@@ -47,34 +50,43 @@ def check(ctx: Context, options: dict) -> Iterator[Finding]:
     # cut node or (if not a cut place) in its only block; a side's size is a subtree's weight.
     tree = nx.Graph()
     weight: dict[tuple, int] = {}
+    home: dict[str, tuple] = {}
     for k, block in enumerate(blocks):
         weight[("b", k)] = len(block - cuts)
+        tree.add_node(("b", k))
+        for n in block - cuts:
+            home[n] = ("b", k)
         for n in block & cuts:
             tree.add_edge(("b", k), ("c", n))
             weight[("c", n)] = 1
-    below: dict[tuple, int] = {}
-    parent: dict[tuple, tuple | None] = {}
-    total: dict[tuple, int] = {}
-    for comp in nx.connected_components(tree):
-        root = min(comp)
-        order = list(nx.dfs_preorder_nodes(tree, root))
-        parent[root] = None
-        for node in order:
-            for nb in tree[node]:
-                if nb != parent[node]:
-                    parent[nb] = node
-        for node in reversed(order):
-            below[node] = weight[node] + sum(below[nb] for nb in tree[node] if nb != parent[node])
-        for node in order:
-            total[node] = below[root]
+            home[n] = ("c", n)
+    forest = RootedForest.of(tree, weight)
     index = ctx.place_index
     for n in sorted((n for n in cuts if n not in ctx.countries), key=index.__getitem__):
         node = ("c", n)
         sides = []
         for nb in tree[node]:
-            size = below[nb] if nb != parent[node] else total[node] - below[node]
+            if nb != forest.parent[node]:
+                size, top = forest.below[nb], nb
+            else:
+                size, top = forest.total[node] - forest.below[node], None
+            # A country bordering several cities is in this part when all of them but n are.
+            for nbrs in ctx.floating_countries.values():
+                where = {_side(forest, home[m], node, nb) for m in nbrs if m != n and m in home}
+                if where == {True}:
+                    size += 1
             near = min((m for m in blocks[nb[1]] if m != n), key=index.__getitem__)
             sides.append((size, index[near], near))
         sides.sort()
         parts = ", ".join(f"{size} place(s) around {near}" for size, _, near in sides)
         yield Finding(("places", index[n]), f"every path between {len(sides)} parts of the board passes through '{n}': {parts}")
+
+
+def _side(forest: RootedForest, where: tuple, cut: tuple, part: tuple) -> bool | None:
+    """Whether tree node `where` is in the part behind `part`, a tree neighbour of `cut` (None: another tree)."""
+    s = forest.side(where, cut)
+    if s < 0:
+        return None
+    if part != forest.parent[cut]:
+        return forest.inside(where, part)
+    return s == 0
