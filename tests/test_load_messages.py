@@ -188,3 +188,14 @@ def test_default_scoring_table_missing_a_board_length_is_v003_naming_a_route(tmp
     assert not r.ok and r.variant is None
     variant.write_text("format: ttr-variant/1\nname: v\nboard: b.yaml\nscoring: {routes: {7: 18}}\n", encoding="utf-8")
     assert load(variant).ok
+
+
+def test_mixed_positions_on_a_tie_keep_the_first_places_kind(tmp_path: Path) -> None:
+    path = tmp_path / "b.yaml"
+    path.write_text(
+        "format: ttr-board/1\nmeta: {title: t}\nplaces:\n  - {id: a, name: A, x: 0, y: 0}\n  - {id: b, name: B, lat: 1, lon: 2}\n",
+        encoding="utf-8",
+    )
+    diags = load(path).diagnostics
+    assert [(d.code, d.line, d.col) for d in diags] == [("R010", 5, 5)]
+    assert "place 'b' is placed by lat/lon" in diags[0].message and "give every place x/y" in diags[0].message

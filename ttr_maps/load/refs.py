@@ -141,6 +141,7 @@ def check_board(src: Source, out: list[Diagnostic]) -> None:
                     "R004",
                     f"unknown colour '{color}'{did_you_mean(color, known_colors)}; the board's colours are {', '.join(c for c in colors if c != GRAY)} and gray",
                 )
+    _mixed_positions(src, data, emit)
     geographic = any("lat" in place or "lon" in place for _, place in _items(data, "places"))
     if geographic:
         for i, route in _items(data, "routes"):
@@ -172,6 +173,32 @@ def check_board(src: Source, out: list[Diagnostic]) -> None:
                 Severity.WARNING,
                 key=True,
             )
+
+
+def _mixed_positions(src: Source, data: Any, emit: _Out) -> None:
+    """All places by lat/lon or all by x/y: the two kinds of position cannot be drawn on one board.
+    The kind most places use (on a tie, the first place's) decides; each place of the other is reported."""
+    kinds: dict[str, list[int]] = {"lat/lon": [], "x/y": []}
+    for i, place in _items(data, "places"):
+        geo, xy = "lat" in place or "lon" in place, "x" in place or "y" in place
+        if geo != xy:  # a place with both or neither is a schema problem
+            kinds["lat/lon" if geo else "x/y"].append(i)
+    if not kinds["lat/lon"] or not kinds["x/y"]:
+        return
+    geo_first = kinds["lat/lon"][0] < kinds["x/y"][0]
+    main = "lat/lon" if (len(kinds["lat/lon"]), geo_first) > (len(kinds["x/y"]), not geo_first) else "x/y"
+    other = "x/y" if main == "lat/lon" else "lat/lon"
+    places = _get(data, "places")
+    example = places[kinds[main][0]].get("id")
+    line = src.pos(("places", kinds[main][0]))[0]
+    for i in kinds[other]:
+        pid = places[i].get("id")
+        emit(
+            ("places", i),
+            "R010",
+            f"place '{pid}' is placed by {other}, but the board's other places use {main} (e.g. '{example}', line {line}); "
+            f"the two cannot be drawn on one board, so give every place {main}",
+        )
 
 
 def _raw_key(mapping: dict, text: str) -> Any:
