@@ -2,12 +2,14 @@
 
     python benchmarks/bench_render.py                      # every bundled variant
     python benchmarks/bench_render.py maps/variants/europe.yaml --repeat 5
+    python benchmarks/bench_render.py --conflicts          # also the route conflicts of each board
 
 For each file: plan (layout: route shapes, labels, legends), board SVG, every card
 SVG (each ticket plus one of each other card), the two together (the "board and
 its cards" figure, target < 2 s for Europe), and the whole PDF (every card copy).
 Best of `--repeat` runs, CPU time of this process (time.process_time), after one
-warm-up run (imports, font metrics).
+warm-up run (imports, font metrics). With --conflicts, also the overlapping route
+pairs and the routes over another place's marker (`ttr_maps.render.conflicts`).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ def main() -> None:
     ap.add_argument("files", nargs="*", help="boards or variants (default: every bundled variant)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-pdf", action="store_true", help="skip the PDF timing")
+    ap.add_argument("--conflicts", action="store_true", help="also list each board's overlapping routes and routes over markers")
     args = ap.parse_args()
     files = args.files or sorted(str(p) for p in (ROOT / "maps" / "variants").glob("*.yaml"))
     print(f"python {platform.python_version()} on {platform.machine()}; best of {args.repeat}, CPU seconds")
@@ -71,6 +74,15 @@ def main() -> None:
             pages, size = sum(result.pages.values()), len(result.pdf) / 1e6
         name = Path(f).parent.name[:1] + "/" + Path(f).name
         print(f"{name:<28} {t_plan:6.3f} {t_board:6.3f} {t_cards:6.3f} {len(cards):4d} {t_all:11.3f} {pdf_t:6.2f} {pages:5d} {size:5.2f}")
+        if args.conflicts:
+            from ttr_maps.render.conflicts import route_conflicts
+
+            found = route_conflicts(plan)
+            print(f"    {found.summary()}")
+            for a, b in found.overlapping:
+                print(f"      {'-'.join(a)} x {'-'.join(b)}")
+            for ends, pid in found.over_markers:
+                print(f"      {'-'.join(ends)} over {pid}")
 
 
 if __name__ == "__main__":

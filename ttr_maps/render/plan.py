@@ -225,8 +225,8 @@ def plan_board(board: Board, variant: Variant | None = None, options: BoardOptio
             radius = car * 0.24
         places.append(PlacePlan(p, x, y, radius, big, math.atan2(y - cy, x - cx)))
 
-    routes = _plan_routes(board, pos, to_mm, car, clear, space_length, space_width, track_gap, places, layout)
     tokens = _plan_tokens(board, places, car)
+    routes = _plan_routes(board, pos, to_mm, car, clear, space_length, space_width, track_gap, places, layout, tokens)
 
     obstacles: list[Polygon] = list(space_polygons([s for rp in routes for t in rp.tracks for s in t.spaces], space_length, space_width))
     obstacles += list(shapely.buffer(shapely.points([(pp.x, pp.y) for pp in places]), [pp.radius * 1.15 for pp in places], quad_segs=4))
@@ -293,12 +293,18 @@ def _plan_routes(
     track_gap: float,
     places: list[PlacePlan],
     layout: Layout,
+    tokens: list[TokenPlan] = (),  # type: ignore[assignment]
 ) -> list[RoutePlan]:
-    """Each group of parallel tracks gets the candidate shape that overlaps least with the others.
+    """Each group of parallel tracks gets the candidate shape that conflicts least with the others.
 
     Candidates: the straight line when it is long enough, else an arc on either side
-    just long enough (and a rounder one); a straight route may also bow a little to
-    get out of the way. `bend` points are always followed as given.
+    just long enough (and rounder ones); a straight route may also bow out, a
+    little or more, to either side. `bend` points are always followed as given.
+    A candidate's cost is its preference (straighter is better) plus the area its
+    spaces share with the spaces of the shapes already chosen for the other
+    routes, a penalty for every space more than a fifth covered, and the area it
+    covers of other places' markers and of goods tokens. The choice is refined
+    route by route until nothing changes (a few rounds at most).
     """
     groups: dict[tuple[str, str], list[Route]] = {}
     for r in board.routes:
@@ -313,6 +319,9 @@ def _plan_routes(
 
     place_index = {pp.place.id: i for i, pp in enumerate(places)}
     markers = shapely.buffer(shapely.points([(pp.x, pp.y) for pp in places]), [pp.radius * 1.3 for pp in places], quad_segs=4)
+    if tokens:
+        # Goods tokens are in the way of every route, their own place's too (index >= len(places)).
+        markers = np.concatenate([markers, shapely.buffer(shapely.points([(tk.x, tk.y) for tk in tokens]), [tk.r * 1.2 for tk in tokens], quad_segs=3)])
     marker_tree = STRtree(markers)
     unit = space_length * space_width
     cand_polys = [[space_polygons([s for t in rp.tracks for s in t.spaces], space_length, space_width * 1.1) for _, rp in opts] for opts in options]
@@ -327,38 +336,86 @@ def _plan_routes(
             return 0.0
         return float(shapely.area(shapely.intersection(ps[qi[keep]], markers[ti[keep]])).sum())
 
-    base = [[marker_hits(key, ps) / unit for ps in cps] for key, cps in zip(keys, cand_polys)]
-    chosen = [min(range(len(o)), key=lambda j, o=o, b=b: o[j][0] + b[j] * 4) for o, b in zip(options, base)]
-    for _ in range(2):
-        current = [cand_polys[g][chosen[g]] for g in range(len(keys))]
-        if not any(len(c) for c in current):
-            break
-        flat = np.concatenate(current)
-        owner = np.concatenate([np.full(len(c), g) for g, c in enumerate(current)])
-        tree = STRtree(flat)
-        changed = False
-        for g, opts in enumerate(options):
-            if len(opts) < 2:
-                continue
-            best = None
-            for j, (pref, _rp) in enumerate(opts):
-                ps = cand_polys[g][j]
-                hit = 0.0
-                if len(ps):
-                    qi, ti = tree.query(ps)
-                    keep = owner[ti] != g
-                    if keep.any():
-                        hit = float(shapely.area(shapely.intersection(ps[qi[keep]], flat[ti[keep]])).sum())
-                cost = pref + (hit / unit) * 2 + base[g][j] * 4
-                if best is None or cost < best[0] - 1e-9:
-                    best = (cost, j)
-            assert best is not None
-            if best[1] != chosen[g]:
-                chosen[g] = best[1]
-                changed = True
-        if not changed:
+    # Covering another place's marker (or a goods token) is worse than touching a route: a fixed penalty plus the area.
+    base = [[(h / unit + 0.4) if h > 0.005 * unit else h / unit for h in (marker_hits(key, ps) for ps in cps)]
+            for key, cps in zip(keys, cand_polys)]
+    chosen = [min(range(len(o)), key=lambda j, o=o, b=b: o[j][0] + b[j] * 10) for o, b in zip(options, base)]
+    # Every pair of candidates of two routes whose spaces touch, with the area shared and the spaces badly covered.
+    pair_cost = _candidate_pairs(cand_polys, unit)
+
+    def cost(g: int, j: int, skip: int = -1) -> float:
+        clash = sum(c for (g2, j2), c in pair_cost.get((g, j), {}).items() if g2 != skip and chosen[g2] == j2)
+        return options[g][j][0] + base[g][j] * 10 + clash
+
+    for _ in range(6):
+        # Single moves: each route takes its best shape given the others, until none changes.
+        for _ in range(12):
+            changed = False
+            for g, opts in enumerate(options):
+                if len(opts) < 2:
+                    continue
+                best = min(range(len(opts)), key=lambda j, g=g: (cost(g, j), j != chosen[g]))
+                if best != chosen[g]:
+                    chosen[g] = best
+                    changed = True
+            if not changed:
+                break
+        # Pair moves: two routes that still clash try every pair of shapes together.
+        moved = False
+        for g in range(len(options)):
+            for (h, k), c in list(pair_cost.get((g, chosen[g]), {}).items()):
+                if h <= g or chosen[h] != k or c <= 0:
+                    continue
+                now = cost(g, chosen[g], h) + cost(h, chosen[h], g) + c
+                best_pair = (now, chosen[g], chosen[h])
+                for j in range(len(options[g])):
+                    cj = cost(g, j, h)
+                    for k2 in range(len(options[h])):
+                        total = cj + cost(h, k2, g) + pair_cost.get((g, j), {}).get((h, k2), 0.0)
+                        if total < best_pair[0] - 1e-9:
+                            best_pair = (total, j, k2)
+                if best_pair[1:] != (chosen[g], chosen[h]):
+                    chosen[g], chosen[h] = best_pair[1], best_pair[2]
+                    moved = True
+        if not moved:
             break
     return [_with_rails(options[g][chosen[g]][1], clear, car) for g in range(len(keys))]
+
+
+def _candidate_pairs(cand_polys: list[list[np.ndarray]], unit: float) -> dict[tuple[int, int], dict[tuple[int, int], float]]:
+    """(route, candidate) -> {(other route, its candidate): cost of taking both}.
+
+    The cost is twice the shared area in spaces plus 1.5 for every pair of spaces
+    sharing more than a fifth of a space. It is symmetric, so choosing the best
+    candidate route by route never makes the total worse.
+    """
+    polys, group, cand = [], [], []
+    for g, cps in enumerate(cand_polys):
+        for j, ps in enumerate(cps):
+            polys.append(ps)
+            group.append(np.full(len(ps), g))
+            cand.append(np.full(len(ps), j))
+    if not polys or not sum(len(p) for p in polys):
+        return {}
+    flat = np.concatenate(polys)
+    gid, cid = np.concatenate(group), np.concatenate(cand)
+    qi, ti = STRtree(flat).query(flat, predicate="intersects")
+    keep = gid[qi] < gid[ti]
+    qi, ti = qi[keep], ti[keep]
+    out: dict[tuple[int, int], dict[tuple[int, int], float]] = {}
+    if not len(qi):
+        return out
+    areas = shapely.area(shapely.intersection(flat[qi], flat[ti]))
+    costs = areas / unit * 2 + (areas > 0.2 * unit) * 1.5
+    for a, b, c in zip(qi.tolist(), ti.tolist(), costs.tolist()):
+        if c <= 0:
+            continue
+        ka, kb = (int(gid[a]), int(cid[a])), (int(gid[b]), int(cid[b]))
+        da = out.setdefault(ka, {})
+        da[kb] = da.get(kb, 0.0) + c
+        db = out.setdefault(kb, {})
+        db[ka] = db.get(ka, 0.0) + c
+    return out
 
 
 def _with_rails(rp: RoutePlan, clear: float, car: float) -> RoutePlan:
@@ -367,6 +424,12 @@ def _with_rails(rp: RoutePlan, clear: float, car: float) -> RoutePlan:
     for t in rp.tracks:
         _, t.rail = _spaces(poly, t.route, t.color, t.shift, clear, car, rp.shape != "straight", rail=True)
     return rp
+
+
+# (arc length / chord, preference cost) of the bows a straight route may take, and
+# (angle factor, cost) of the rounder arcs a short route may take.
+_BOWS = ((1.02, 0.15), (1.05, 0.35), (1.1, 0.6), (1.18, 0.9))
+_ROUNDER = ((1.3, 0.3), (1.6, 0.6))
 
 
 def _candidates(
@@ -397,13 +460,16 @@ def _candidates(
         if chord - 2 * clear >= need * 0.93 or chord == 0:
             lines.append((0.0, "straight", [pa, pb]))
             if chord > 0:
-                theta = arc_angle(chord, chord * 1.05)
-                lines += [(0.35, "arc", arc_points(pa, pb, theta, side)) for side in (1, -1)]
+                # Bows: arcs a little longer than the line, to either side.
+                for stretch, pref in _BOWS:
+                    theta = arc_angle(chord, chord * stretch)
+                    lines += [(pref, "arc", arc_points(pa, pb, theta, side)) for side in (1, -1)]
         else:
             theta = arc_angle(chord, need + 2 * clear)
             lines += [(0.0 + 0.01 * (side < 0), "arc", arc_points(pa, pb, theta, side)) for side in (1, -1)]
-            rounder = min(theta * 1.3, 1.5 * math.pi)
-            lines += [(0.3, "arc", arc_points(pa, pb, rounder, side)) for side in (1, -1)]
+            for more, pref in _ROUNDER:
+                rounder = min(theta * more, 1.5 * math.pi)
+                lines += [(pref, "arc", arc_points(pa, pb, rounder, side)) for side in (1, -1)]
     tracks_spec = [(r, c) for r in members for c in r.tracks]
     count = len(tracks_spec)
     spacing = space_width + track_gap
