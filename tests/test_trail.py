@@ -125,3 +125,44 @@ def test_matches_brute_force_on_random_small_graphs(seed):
         assert trail.length == brute_trail(edges, terminals), (edges, terminals)
         assert sum(edges[i][2] for i in trail.edges) == trail.length
         assert is_trail(edges, trail.edges, terminals), (edges, terminals, trail)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_numpy_search_matches_brute_force_and_the_plain_search(seed, monkeypatch):
+    """Step 4 on numpy arrays (big networks) finds the same trail as the plain search, and the exact length."""
+    from ttr_maps.engine import trail as trail_module
+
+    rng = random.Random(100 + seed)
+    for _ in range(40):
+        places = rng.randint(2, 7)
+        edges = []
+        for _ in range(rng.randint(1, 11)):
+            a, b = rng.randrange(places), rng.randrange(places)
+            if a != b:
+                edges.append((a, b, rng.randint(1, 6)))
+        terminals = {p for p in range(places) if rng.random() < 0.2}
+        monkeypatch.setattr(trail_module, "VECTOR_FROM", 10**18)
+        plain = longest_trail(edges, terminals)
+        monkeypatch.setattr(trail_module, "VECTOR_FROM", 0)
+        monkeypatch.setattr(trail_module, "_VECTOR_BLOCK", rng.choice([1, 5, 1 << 20]))
+        vector = longest_trail(edges, terminals)
+        assert vector == plain, (edges, terminals)
+        assert vector.length == brute_trail(edges, terminals)
+
+
+def test_dense_fan_board_of_short_routes_stays_fast():
+    """45 one-space routes in a 6x5 grid (c = 16): 2**16 cycle-space elements times 66 end pairs."""
+    import time
+
+    edges = []
+    for x in range(6):
+        for y in range(5):
+            if x + 1 < 6:
+                edges.append(((x, y), (x + 1, y), 1))
+            if y + 1 < 5:
+                edges.append(((x, y), (x, y + 1), 1))
+    edges = edges[:45]
+    start = time.process_time()
+    found = longest_trail(edges)
+    assert time.process_time() - start < 20  # about 1.5 s on a loaded 2-core machine; 35 s before numpy
+    assert found.length == 35 and is_trail(edges, found.edges)
