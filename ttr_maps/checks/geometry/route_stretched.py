@@ -3,7 +3,10 @@
 The drawn length runs from marker edge to marker edge through the route's
 `bend` points; its spaces need `length x car_length`. A difference beyond the
 board's `drawing.stretch_tolerance` (0.25 = 25%) is reported with a suggestion:
-move the places, add or move bend points, or change the length.
+move the places (for a straight route, to how far apart), add or move bend
+points, or change the length (only to a length that fits within the tolerance;
+there may be none). A route whose markers overlap has no room at all; the
+message says so.
 
 Why: cars stretched over a long gap, or squeezed into a short one, mislead
 players about what a route costs, and squeezed cars do not fit at all.
@@ -33,6 +36,9 @@ NAME = "route-stretched"
 SEVERITY = "warning"
 OPTIONS: dict = {}
 
+#: Route lengths the format allows.
+LENGTHS = range(1, 10)
+
 
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
     layout = ctx.layout
@@ -41,20 +47,38 @@ def check(ctx: Context, options: dict) -> Iterator[Finding]:
     for (i, route), line in zip(ctx.routes, ctx.route_lines):
         drawn = line.length - 2 * r
         need = route.length * car
-        ratio = drawn / need
-        if 1 - tolerance <= ratio <= 1 + tolerance:
+        if (1 - tolerance) * need <= drawn <= (1 + tolerance) * need:
             continue
-        fit = max(1, min(9, round(drawn / car)))
-        change = f", or change length to {fit}" if fit != route.length else ""
-        ends = f"{route.from_} and {route.to}"
+        name, ends = ctx.route_name(route), f"{route.from_} and {route.to}"
+        spaces = f"{route.length} space(s)"
+        # For a straight route: how far apart the centres should be for the cars to fit exactly.
+        apart = f" (about {(need + 2 * r) / car:.1f} car lengths between centres)" if not route.bend else ""
+        if drawn <= 0:
+            if not route.bend:
+                message = (
+                    f"route {name} has no room to be drawn: the markers of {ends} overlap "
+                    f"(centres {line.length / car:.2f} car lengths apart, the markers need {2 * r / car:.2f}), "
+                    f"leaving nothing for its {spaces}; move {ends} apart{apart}"
+                )
+            else:
+                message = (
+                    f"route {name} has no room to be drawn: through its bend points it runs {line.length / car:.2f} car lengths "
+                    f"from centre to centre, no more than the two markers take ({2 * r / car:.2f}), leaving nothing for its "
+                    f"{spaces}; move its bend points outwards, or move {ends} apart"
+                )
+            yield Finding(("routes", i, "length"), message)
+            continue
+        ratio = drawn / need
+        fits = [n for n in LENGTHS if (1 - tolerance) * n * car <= drawn <= (1 + tolerance) * n * car]
+        change = f", or change length to {min(fits, key=lambda n: abs(n * car - drawn))}" if fits else ""
         if ratio > 1:
             what = f"{ratio - 1:.0%} longer"
-            how = f"move {ends} closer{' or remove bend points' if route.bend else ''}{change}"
+            how = f"move {ends} closer{apart}{' or remove bend points' if route.bend else ''}{change}"
         else:
             what = f"{1 - ratio:.0%} shorter"
-            how = f"{'move its bend points outwards' if route.bend else 'add a bend point'}, or move {ends} apart{change}"
+            how = f"{'move its bend points outwards' if route.bend else 'add a bend point'}, or move {ends} apart{apart}{change}"
         yield Finding(
             ("routes", i, "length"),
-            f"route {ctx.route_name(route)} is drawn {max(drawn, 0) / car:.1f} car lengths for {route.length} space(s) "
+            f"route {name} is drawn {drawn / car:.1f} car lengths for {spaces} "
             f"({what}; the board allows {tolerance:.0%}); {how}",
         )

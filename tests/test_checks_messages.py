@@ -1,0 +1,74 @@
+"""What the checks say: findings whose suggested fix must actually fix the problem."""
+
+import textwrap
+
+import pytest
+
+from ttr_maps.checks import run_checks
+from ttr_maps.load import load
+
+
+def check(tmp_path, code, body, variant=None):
+    board = tmp_path / "board.yaml"
+    board.write_text("format: ttr-board/1\nmeta: {title: t}\ndrawing: {car_length: 1}\n" + textwrap.dedent(body), encoding="utf-8")
+    path = board
+    if variant is not None:
+        path = tmp_path / "variant.yaml"
+        path.write_text("format: ttr-variant/1\nname: v\nboard: board.yaml\n" + textwrap.dedent(variant), encoding="utf-8")
+    loaded = load(path)
+    assert loaded.ok, [d.as_text() for d in loaded.diagnostics]
+    return [d.message for d in run_checks(loaded, [code], config=False)]
+
+
+# -- D005 route-stretched -------------------------------------------------
+
+def test_d005_says_the_markers_overlap_instead_of_a_negative_length(tmp_path):
+    messages = check(tmp_path, "D005", """\
+        places:
+          - {id: a, name: A, x: 0, y: 0}
+          - {id: a2, name: A2, x: 0.3, y: 0}
+        routes:
+          - {from: a2, to: a, length: 1, tracks: [gray]}
+        """)
+    assert messages == [
+        "route a2–a has no room to be drawn: the markers of a2 and a overlap (centres 0.30 car lengths apart, "
+        "the markers need 0.70), leaving nothing for its 1 space(s); move a2 and a apart (about 1.7 car lengths between centres)"
+    ]
+
+
+@pytest.mark.parametrize("x,length,fix", [
+    (24, 2, "move d and e closer (about 2.7 car lengths between centres)"),  # 23.3 car lengths: 9 spaces would be 159% longer
+    (2.0, 4, "add a bend point, or move d and e apart (about 4.7 car lengths between centres)"),  # 1.3: 1 is 30% longer, 2 35% shorter
+])
+def test_d005_suggests_no_length_when_none_fits(tmp_path, x, length, fix):
+    messages = check(tmp_path, "D005", f"""\
+        places:
+          - {{id: d, name: D, x: 0, y: 0}}
+          - {{id: e, name: E, x: {x}, y: 0}}
+        routes:
+          - {{from: d, to: e, length: {length}, tracks: [gray]}}
+        """)
+    assert len(messages) == 1
+    assert "change length" not in messages[0]
+    assert messages[0].endswith(fix)
+
+
+@pytest.mark.parametrize("x,length,suggested", [(8, 3, 7), (2.2, 4, 2), (11.5, 2, 9)])
+def test_d005_suggests_only_a_length_that_fits(tmp_path, x, length, suggested):
+    messages = check(tmp_path, "D005", f"""\
+        places:
+          - {{id: a, name: A, x: 0, y: 0}}
+          - {{id: b, name: B, x: {x}, y: 0}}
+        routes:
+          - {{from: a, to: b, length: {length}, tracks: [red]}}
+        """)
+    assert len(messages) == 1 and messages[0].endswith(f", or change length to {suggested}")
+    # ... and the suggestion silences the check.
+    fixed = check(tmp_path, "D005", f"""\
+        places:
+          - {{id: a, name: A, x: 0, y: 0}}
+          - {{id: b, name: B, x: {x}, y: 0}}
+        routes:
+          - {{from: a, to: b, length: {suggested}, tracks: [red]}}
+        """)
+    assert fixed == []
