@@ -199,3 +199,18 @@ def test_mixed_positions_on_a_tie_keep_the_first_places_kind(tmp_path: Path) -> 
     diags = load(path).diagnostics
     assert [(d.code, d.line, d.col) for d in diags] == [("R010", 5, 5)]
     assert "place 'b' is placed by lat/lon" in diags[0].message and "give every place x/y" in diags[0].message
+
+
+@pytest.mark.parametrize("make", ["folder", "binary"])
+def test_unusable_board_is_also_reported_at_the_variants_board_line(tmp_path: Path, make: str) -> None:
+    board = tmp_path / "board.yaml"
+    if make == "folder":
+        board.mkdir()
+    else:
+        board.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    variant = tmp_path / "v.yaml"
+    variant.write_text("format: ttr-variant/1\nname: v\nboard: board.yaml\n", encoding="utf-8")
+    diags = load(variant).diagnostics
+    own = [(d.code, d.line, d.col) for d in diags if d.path == str(variant)]
+    assert own == [("V013", 3, 8)]
+    assert ("P002" if make == "folder" else "P004") in diags[-1].message

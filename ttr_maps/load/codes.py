@@ -52,6 +52,7 @@ LOADER_CODES: dict[str, tuple[str, str]] = {
     "V009": ("goods-scoring-without-goods", "Goods bonus or most-goods tie-break on a board without goods (warning)."),
     "V010": ("stations-scoring-without-stations", "unused_points or the fewest-stations tie-break with no stations (warning)."),
     "V011": ("duplicate-tie-break", "A tie-break is listed twice (warning)."),
+    "V013": ("board-unusable", "The board file a variant names exists but cannot be read as a board."),
     "V012": ("added-deck-unused", "A deck only tickets.add names is in no pile, so its tickets are never dealt (warning)."),
 }
 

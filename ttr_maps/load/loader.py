@@ -163,11 +163,19 @@ def _variant_board(src: Source, result: Loaded) -> Board | None:
     board_src = read_source(board_path)
     result.board_source = board_src
     out.extend(board_src.diagnostics)
+    before = len(out)
     kind = _format_kind(board_src, out)
     if kind == "variant":
         out.append(src.diag(("board",), "V002", f"'{ref}' is a variant, not a board; name a board file (format {BOARD_FORMAT})"))
         return None
     if kind != "board":
+        # The board file's own problem is at its path (often 0:0, the whole file): say it here too.
+        why = next((d for d in board_src.diagnostics + out[before:] if d.path == board_src.path), None)
+        if why is not None:
+            message = f"board file '{ref}' cannot be used: {why.message} ({why.code} at {why.path}:{why.line}:{why.col})"
+        else:  # pragma: no cover - the reader or the format check always says why
+            message = f"board file '{ref}' cannot be used; name a board file (format {BOARD_FORMAT})"
+        out.append(src.diag(("board",), "V013", message))
         return None
     board = _board(board_src, out)
     refs.check_variant(src, board_src, out)
