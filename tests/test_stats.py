@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from conftest import MAPS, REFERENCE
 from ttr_maps.cli.main import cli
-from ttr_maps.load import load_board
+from ttr_maps.load import load_board, load_variant
 
 needs_reference = pytest.mark.skipif(
     not REFERENCE.is_dir(), reason=f"reference facts not found at {REFERENCE} (only present in the project workspace)"
@@ -278,3 +278,21 @@ def test_walkthrough_outputs_are_real() -> None:
         for line in block.splitlines():
             if line != "...":
                 assert line in output, f"the walkthrough shows {line!r}, which stats does not print"
+
+
+def test_tickets_a_variant_adds_are_listed_and_counted() -> None:
+    """tickets.add (vellmar-rules.yaml adds a Highgate-Skerry bonus ticket) counts like the board's tickets."""
+    examples = MAPS.parent / "examples"
+    board_only = stats_json(str(examples / "vellmar.yaml"))
+    with_rules = stats_json(str(examples / "vellmar.yaml"), "--variant", str(examples / "vellmar-rules.yaml"))
+    variant = load_variant(examples / "vellmar-rules.yaml")[0]
+    added = [(t.from_, t.to) for t in variant.tickets.add]
+    assert ("highgate", "skerry") in added
+    pairs = [(t["from"], t["to"]) for t in with_rules["tickets"]]
+    assert pairs == [(t["from"], t["to"]) for t in board_only["tickets"]] + added
+    assert "bonus" not in board_only["tickets_by_deck"]
+    bonus = [t for t in variant.tickets.add if "bonus" in t.decks]
+    assert with_rules["tickets_by_deck"]["bonus"] == {"count": len(bonus), "points": sum(t.points for t in bonus)}
+    row = with_rules["tickets"][pairs.index(("highgate", "skerry"))]
+    assert row["decks"] == ["bonus"] and isinstance(row["shortest_path"], int)
+    assert "Highgate - Skerry" in run(str(examples / "vellmar-rules.yaml")).stdout

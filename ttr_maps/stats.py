@@ -105,8 +105,14 @@ def _ticket_row(t: Ticket, spaces: int | None) -> dict[str, Any]:
     return {"from": t.from_, "to": t.to, "decks": list(t.decks), "value": t.points, "shortest_path": spaces}
 
 
-def board_stats(board: Board) -> dict[str, Any]:
-    """The board's figures as a JSON-ready dict (keys documented in docs/walkthrough.md)."""
+def board_stats(board: Board, added: tuple[Ticket, ...] | list[Ticket] = ()) -> dict[str, Any]:
+    """The board's figures as a JSON-ready dict (keys documented in docs/walkthrough.md).
+
+    `added`: tickets a variant adds (`tickets.add`); they count in `tickets_by_deck` and are
+    listed under `tickets`, after the board's, like any other ticket.
+    """
+    added = list(added)
+    all_tickets = list(board.tickets) + added
     graph = route_graph(board)
     spaces_by_color: Counter = Counter()
     tracks_by_color: Counter = Counter()
@@ -128,8 +134,10 @@ def board_stats(board: Board) -> dict[str, Any]:
             tunnels += n
     colors = _colors_in_order(board, spaces_by_color)
     decks: dict[str, dict[str, int]] = {}
-    for deck in _decks_in_order(board):
-        cards = board.tickets_in([deck])
+    order = _decks_in_order(board)
+    order += [d for d in dict.fromkeys(d for t in added for d in t.decks) if d not in order]
+    for deck in order:
+        cards = [t for t in all_tickets if deck in t.decks]
         decks[deck] = {"count": len(cards), "points": sum(t.points for t in cards)}
     countries = sum(1 for p in board.places if p.is_country)
     return {
@@ -148,7 +156,7 @@ def board_stats(board: Board) -> dict[str, Any]:
         "tunnels": tunnels,
         "tickets_by_deck": decks,
         "degree": {p.id: graph.degree(p.id) for p in board.places},
-        "tickets": [_ticket_row(t, n) for t, n in zip(board.tickets, ticket_paths(board, graph, board.tickets))],
+        "tickets": [_ticket_row(t, n) for t, n in zip(all_tickets, ticket_paths(board, graph, all_tickets))],
     }
 
 
@@ -198,7 +206,7 @@ def variant_stats(variant: Variant, board: Board, figures: dict[str, Any] | None
 
 def stats(board: Board, variant: Variant | None = None) -> dict[str, Any]:
     """All figures for `board`, plus a `variant` section when a variant is given."""
-    figures = board_stats(board)
+    figures = board_stats(board, variant.tickets.add if variant is not None else ())
     if variant is not None:
         figures["variant"] = variant_stats(variant, board, figures)
     return figures
