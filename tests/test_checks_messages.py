@@ -72,3 +72,40 @@ def test_d005_suggests_only_a_length_that_fits(tmp_path, x, length, suggested):
           - {{from: a, to: b, length: {suggested}, tracks: [red]}}
         """)
     assert fixed == []
+
+
+# -- G011 duplicate-route -------------------------------------------------
+
+THREE_ENTRIES = """\
+    places:
+      - {id: a, name: A, x: 0, y: 0}
+      - {id: b, name: B, x: 3, y: 0}
+    routes:
+      - {from: a, to: b, length: 2, tracks: [red]}
+      - {from: b, to: a, length: 2, tracks: [blue]}
+      - {from: a, to: b, length: 2, tracks: [green]}
+    """
+
+
+def test_g011_merges_every_entry_of_the_same_length(tmp_path):
+    # It used to suggest [red, blue] for line 9 and [red, green] for line 10: either fix leaves a duplicate.
+    assert check(tmp_path, "G011", THREE_ENTRIES) == [
+        "another route already joins a and b (line 8); one player could claim both; "
+        "write the entries at lines 8, 9 and 10 as one entry with tracks [red, blue, green]",
+        "2 other routes already join a and b (lines 8 and 9); one player could claim all of them; "
+        "write the entries at lines 8, 9 and 10 as one entry with tracks [red, blue, green]",
+    ]
+
+
+def test_g011_does_not_suggest_an_entry_with_more_than_three_tracks(tmp_path):
+    messages = check(tmp_path, "G011", THREE_ENTRIES.replace("tracks: [green]", "tracks: [green, gray]"))
+    assert all(m.endswith(
+        "the entries at lines 8, 9 and 10 have 4 tracks together, more than the 3 one entry holds; "
+        "remove tracks until they fit in one entry"
+    ) for m in messages) and len(messages) == 2
+
+
+def test_g011_leaves_an_entry_of_another_length_alone(tmp_path):
+    messages = check(tmp_path, "G011", THREE_ENTRIES.replace("length: 2, tracks: [green]", "length: 5, tracks: [green]"))
+    assert messages[0].endswith("write the entries at lines 8 and 9 as one entry with tracks [red, blue]")
+    assert messages[1].endswith("its length differs (5); if they are different routes, turn G011 off for this board")
