@@ -157,3 +157,12 @@ def test_help_names_the_exit_codes_and_formats() -> None:
     assert result.exit_code == 0
     for word in ("--format", "--strict", "text", "json", "github", "sarif", "0 clean", "1 problems", "2 usage"):
         assert word in result.output
+
+
+def test_position_file_says_what_it_is_and_which_command_reads_it() -> None:
+    path = MAPS.parent / "examples" / "positions" / "usa.yaml"
+    result = run(str(path))
+    assert result.exit_code == 1
+    assert " error S010 this is a position file" in result.output
+    assert f"`ttr-maps score {path}`" in result.output
+    assert "S003" not in result.output and "Traceback" not in result.output

@@ -31,6 +31,7 @@ LOADER_CODES: dict[str, tuple[str, str]] = {
     "S007": ("invalid-value", "A value breaks a rule of the format (range, pattern, choice, length, combination)."),
     "S008": ("wrong-type", "A value has the wrong type (e.g. text where a number is needed)."),
     "S009": ("too-many-problems", "More than 500 problems in one file: the rest are counted, not listed."),
+    "S010": ("other-file-kind", "The file is another ttr-maps file (a position or state file), not a board or variant."),
     "R001": ("duplicate-id", "Two places share an id."),
     "R002": ("unknown-place", "A route, ticket or goods stack names a place id the board does not declare."),
     "R003": ("gray-declared", "`gray` is listed under `colors`; it is implicit."),

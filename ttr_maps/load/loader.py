@@ -22,6 +22,11 @@ from .validation import validate
 
 CURRENT = {"ttr-board": BOARD_FORMAT, "ttr-variant": VARIANT_FORMAT}
 KINDS = {"ttr-board": "board", "ttr-variant": "variant"}
+# Other ttr-maps files: what they are and the command that reads them.
+OTHER_KINDS = {
+    "ttr-position": ("a position file, a finished game", "score it with `ttr-maps score {path}`, which also checks it"),
+    "ttr-state": ("a game state file", "show it with `ttr-maps state show {path}`"),
+}
 
 
 @dataclass
@@ -112,6 +117,17 @@ def _format_kind(src: Source, out: list[Diagnostic]) -> str | None:
         return None
     fmt = data["format"]
     m = re.fullmatch(r"(ttr-board|ttr-variant)/([0-9]+)", fmt) if isinstance(fmt, str) else None
+    other = re.fullmatch(r"(ttr-position|ttr-state)/[0-9]{1,9}", fmt) if isinstance(fmt, str) else None
+    if other:
+        what, action = OTHER_KINDS[other.group(1)]
+        out.append(
+            src.diag(
+                ("format",),
+                "S010",
+                f"this is {what} ({fmt}), not a board or variant; {action.format(path=src.path)}",
+            )
+        )
+        return None
     if not m:
         shown = _clip(str(fmt)) if isinstance(fmt, str) else json.dumps(fmt)
         out.append(src.diag(("format",), "S003", f"unknown format '{shown}'{did_you_mean(str(fmt)[:100], CURRENT.values())}; use `ttr-board/1` or `ttr-variant/1`"))
