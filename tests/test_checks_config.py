@@ -97,6 +97,30 @@ def test_bad_settings_in_a_file_are_reported_where_they_are(tmp_path):
     assert ("G002", "warning", 8, 5) in found  # a bad setting is ignored, not applied
 
 
+BAD_SETTINGS = "checks:\n  G06: off\n  G002: loud\n"
+
+
+@pytest.mark.parametrize("how", [["--ignore", "C001"], ["--ignore", "invalid-check-setting"], ["--ignore", "C"]])
+def test_bad_settings_can_be_ignored_on_the_command_line(tmp_path, how):
+    path = write(tmp_path, "b.yaml", BOARD + BAD_SETTINGS)
+    assert [c for c, *_ in codes(path, *how)[1]] == ["G002", "G006"]
+
+
+def test_bad_settings_can_be_turned_off_or_down_in_the_config_and_the_file(tmp_path):
+    path = write(tmp_path, "b.yaml", BOARD + BAD_SETTINGS)
+    write(tmp_path, "ttr-maps.toml", '[checks]\nC001 = "warning"\n')
+    assert ("C001", "warning", 16, 3) in codes(path)[1]
+    write(tmp_path, "ttr-maps.toml", '[checks]\nC001 = "off"\n')
+    assert "C001" not in [c for c, *_ in codes(path)[1]]
+    path = write(tmp_path, "b.yaml", BOARD + BAD_SETTINGS + "  C001: info\n")
+    assert ("C001", "info", 16, 3) in codes(path)[1]
+
+
+def test_select_does_not_hide_bad_settings(tmp_path):
+    path = write(tmp_path, "b.yaml", BOARD + BAD_SETTINGS)
+    assert sorted(c for c, *_ in codes(path, "--select", "G006")[1]) == ["C001", "C001", "G006"]
+
+
 def test_config_file_is_found_from_the_folder_upwards(tmp_path, board):
     write(tmp_path, "ttr-maps.toml", """\
         [checks]

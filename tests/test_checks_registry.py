@@ -18,9 +18,9 @@ LOADER_FAMILIES = set("PSRV")
 def test_codes_are_unique_stable_and_keyed_by_their_own_code():
     for key, check in CHECKS.items():
         assert key == check.code
-        assert re.fullmatch(r"[GDB]\d{3}", check.code), check.code
+        assert re.fullmatch(r"[GDBC]\d{3}", check.code), check.code
         assert check.code[0] not in LOADER_FAMILIES
-    assert list(CHECKS) == sorted(CHECKS, key=lambda c: ("GDB".index(c[0]), c))
+    assert list(CHECKS) == sorted(CHECKS, key=lambda c: ("GDBC".index(c[0]), c))
 
 
 def test_names_are_unique_kebab_case_and_name_the_bad_pattern():
@@ -100,6 +100,14 @@ def test_explain_prints_the_docstring(query):
     assert result.exit_code == 0
     assert result.output.startswith("G006 ticket-value-mismatch (default warning; options: tolerance = 1)\n\n")
     assert CHECKS["G006"].doc in result.output
+
+
+@pytest.mark.parametrize("query", ["C001", "invalid-check-setting"])
+def test_the_settings_code_is_a_registered_explainable_check(query):
+    result = CliRunner().invoke(cli, ["explain", query])
+    assert result.exit_code == 0
+    assert result.output.startswith("C001 invalid-check-setting (default error)\n\n")
+    assert "Failing" in result.output and "Passing" in result.output
 
 
 def test_explain_says_when_a_check_needs_a_variant():

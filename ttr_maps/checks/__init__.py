@@ -8,6 +8,7 @@ live one per module under `graph/` (G), `geometry/` (D, drawing) and
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterable
 
@@ -59,7 +60,8 @@ def run_checks(loaded: Loaded, select: Iterable[str] | None = None, ignore: Iter
     ctx = Context(loaded.board, loaded.variant, board_source=board_src, variant_source=variant_src)
     limit = settings.max_findings or 10**12
     ctx.max_findings = limit
-    out = list(settings.diagnostics)
+    # The settings' own findings (C001), unless ignored, at the severity configured for them.
+    out = [replace(d, severity=settings.severity(d.code)) for d in settings.diagnostics if settings.enabled(d.code)]
     for code, check in CHECKS.items():
         if not settings.enabled(code) or (check.needs_variant and ctx.variant is None):
             continue

@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterator, Literal
 
 from ..diagnostics import Severity
 
-FAMILIES = {"G": "graph", "D": "geometry (drawing)", "B": "balance"}
+FAMILIES = {"G": "graph", "D": "geometry (drawing)", "B": "balance", "C": "check settings"}
 
 #: Findings listed per check and file; the rest are summed up in one finding (`max_findings` in ttr-maps.toml).
 MAX_FINDINGS = 50

@@ -22,6 +22,7 @@ from .base import MAX_FINDINGS, Check
 CONFIG_NAME = "ttr-maps.toml"
 LEVELS = ("off", "error", "warning", "info")
 BAD_SETTING = ("C001", "invalid-check-setting")
+SETTINGS_CODES = frozenset({BAD_SETTING[0]})
 
 
 class SelectorError(ValueError):
@@ -80,7 +81,8 @@ class Settings:
         return level
 
     def enabled(self, code: str) -> bool:
-        if self.select is not None and not _matches(code, self.select):
+        # `select` picks design checks; the settings' own findings (C) show unless ignored or off.
+        if self.select is not None and not _matches(code, self.select) and code not in SETTINGS_CODES:
             return False
         return not _matches(code, self.ignore) and self.level(code) != "off"
 

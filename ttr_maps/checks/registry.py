@@ -6,6 +6,7 @@ The codes are also registered with the reporters (SARIF rule descriptions).
 from __future__ import annotations
 
 from ..diagnostics import register_code
+from . import invalid_check_setting
 from .balance import (
     color_imbalance,
     place_in_many_tickets,
@@ -15,7 +16,6 @@ from .balance import (
     trains_spaces_mismatch,
 )
 from .base import Check
-from .config import BAD_SETTING
 from .geometry import label_collision, markers_overlap, route_over_place, route_stretched, routes_cross
 from .graph import (
     board_not_connected,
@@ -66,8 +66,8 @@ CHECKS: dict[str, Check] = {
     "B004": Check.from_module(place_in_many_tickets),
     "B005": Check.from_module(place_in_no_ticket),
     "B006": Check.from_module(trains_spaces_mismatch),
+    "C001": Check.from_module(invalid_check_setting),
 }
 
 for _check in CHECKS.values():
     register_code(_check.code, _check.name, _check.summary)
-register_code(*BAD_SETTING, "A check setting (a file's `checks:`, `ttr-maps.toml`) names no check or no level.")
