@@ -109,3 +109,55 @@ def test_g011_leaves_an_entry_of_another_length_alone(tmp_path):
     messages = check(tmp_path, "G011", THREE_ENTRIES.replace("length: 2, tracks: [green]", "length: 5, tracks: [green]"))
     assert messages[0].endswith("write the entries at lines 8 and 9 as one entry with tracks [red, blue]")
     assert messages[1].endswith("its length differs (5); if they are different routes, turn G011 off for this board")
+
+
+# -- G010 too-many-parallel-tracks -----------------------------------------
+
+def parallel(tracks: str, *more: str) -> str:
+    routes = "".join(f"  - {{from: b, to: a, length: 2, tracks: [{t}]}}\n" for t in more)
+    return (
+        "places:\n  - {id: a, name: A, x: 0, y: 0}\n  - {id: b, name: B, x: 3, y: 0}\n"
+        f"routes:\n  - {{from: a, to: b, length: 2, tracks: [{tracks}]}}\n{routes}"
+    )
+
+
+def test_g010_without_a_variant_allows_three_tracks(tmp_path):
+    assert check(tmp_path, "G010", parallel("red, blue, green")) == []
+    assert check(tmp_path, "G010", parallel("red, blue, green", "gray")) == [
+        "4 parallel tracks join a and b (at most 3, the most a readable bundle of cars holds); remove tracks, "
+        "or set max_tracks under [checks.options.G010] in ttr-maps.toml if they are meant"
+    ]
+
+
+def test_g010_a_variant_for_few_players_never_opens_a_second_track(tmp_path):
+    messages = check(tmp_path, "G010", parallel("red, blue"), "players: {min: 2, max: 3}\nparallel: {all_tracks_from: 4}\n")
+    assert messages == [
+        "2 parallel tracks join a and b (only 1 is ever open: the variant plays with 2-3 players and opens parallel "
+        "tracks only from 4 players (parallel.all_tracks_from)); remove tracks, "
+        "or set max_tracks under [checks.options.G010] in ttr-maps.toml if they are meant"
+    ]
+
+
+def test_g010_two_players_claim_at_most_two_tracks(tmp_path):
+    variant = "players: {min: 2, max: 2}\nparallel: {all_tracks_from: 2}\n"
+    assert check(tmp_path, "G010", parallel("red, blue"), variant) == []
+    messages = check(tmp_path, "G010", parallel("red, blue, green"), variant)
+    assert messages[0].startswith(
+        "3 parallel tracks join a and b (at most 2 can ever be claimed: the variant plays with 2 players "
+        "and one player never claims two tracks of a route)"
+    )
+
+
+@pytest.mark.parametrize("players", ["{min: 2, max: 5}", "{min: 4, max: 4}"])
+def test_g010_published_rules_allow_triple_routes(tmp_path, players):
+    assert check(tmp_path, "G010", parallel("red, blue, green"), f"players: {players}\nparallel: {{all_tracks_from: 4}}\n") == []
+
+
+def test_g010_max_tracks_overrides_the_variant(tmp_path):
+    (tmp_path / "ttr-maps.toml").write_text("[checks.options.G010]\nmax_tracks = 1\n", encoding="utf-8")
+    board = tmp_path / "board.yaml"
+    board.write_text("format: ttr-board/1\nmeta: {title: t}\n" + textwrap.dedent(parallel("red, blue")), encoding="utf-8")
+    variant = tmp_path / "variant.yaml"
+    variant.write_text("format: ttr-variant/1\nname: v\nboard: board.yaml\nplayers: {min: 2, max: 5}\n", encoding="utf-8")
+    diags = run_checks(load(variant), ["G010"])
+    assert [d.message.split(";")[0] for d in diags] == ["2 parallel tracks join a and b (at most 1 (max_tracks))"]
