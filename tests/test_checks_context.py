@@ -168,3 +168,40 @@ def test_bridges_and_cut_places_never_pass_through_a_country(tmp_path):
         ("G016", "every path between 2 parts of the board passes through 'b': 2 place(s) around a, 4 place(s) around c"),
         ("G016", "every path between 2 parts of the board passes through 'c': 3 place(s) around d, 4 place(s) around b"),
     ]
+
+
+def test_ticket_spaces_match_a_reference_search_on_random_boards_with_countries():
+    """The bucket-queue search and the greedy choice of sources give the shortest paths of a plain
+    Dijkstra on the graph where countries are entered but never left."""
+    import networkx as nx
+
+    rng = random.Random(11)
+    for _ in range(40):
+        n = rng.randint(2, 30)
+        places = [{"id": f"p{i}", "name": f"P{i}", "x": rng.uniform(0, 9), "y": rng.uniform(0, 9)} for i in range(n)]
+        for p in rng.sample(places, rng.randint(0, n // 3)):
+            p["kind"] = "country"
+        routes = []
+        for _ in range(rng.randint(1, 3 * n)):
+            a, b = rng.sample(range(n), 2)
+            routes.append({"from": f"p{a}", "to": f"p{b}", "length": rng.randint(1, 9), "tracks": ["gray"]})
+        tickets = []
+        for _ in range(rng.randint(1, 3 * n)):
+            a, b = rng.randrange(n), rng.randrange(n)
+            tickets.append({"from": f"p{a}", "to": f"p{b}", "points": 1, "decks": ["main"]})
+        ctx = Context(Board.model_validate({"format": "ttr-board/1", "meta": {"title": "r"}, "places": places, "routes": routes, "tickets": tickets}))
+        directed = nx.DiGraph()
+        directed.add_nodes_from(p["id"] for p in places)
+        for a, b, data in ctx.graph.edges(data=True):
+            for u, v in ((a, b), (b, a)):
+                directed.add_edge(u, v, weight=data["length"])
+        for k, ref in enumerate(ctx.tickets):
+            a, b = ref.ends
+            # Leave a country only at the start of the path.
+            g = directed.copy()
+            g.remove_edges_from([(c, v) for c in ctx.countries if c != a for v in list(directed[c])])
+            try:
+                want = nx.dijkstra_path_length(g, a, b)
+            except nx.NetworkXNoPath:
+                want = None
+            assert ctx.ticket_spaces[k] == want, (ref.ends, ctx.ticket_spaces[k], want)

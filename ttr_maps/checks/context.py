@@ -271,24 +271,37 @@ class Context:
         return ids, adj, [n in self.countries for n in ids]
 
     def _distances(self, start: int, wanted: set[int] | None) -> list[int | None]:
+        """Dijkstra from `start` with a bucket queue (Dial's algorithm: spaces are whole numbers from 1 to 9,
+        so a ring of 10 buckets replaces the heap); a country is entered but never left (unless it is the start)."""
         _, adj, country = self._int_graph
         dist: list[int | None] = [None] * len(adj)
-        heap: list[tuple[int, int]] = [(0, start)]
-        pop, push = heapq.heappop, heapq.heappush
-        while heap:
-            d, node = pop(heap)
-            if dist[node] is not None:
-                continue
-            dist[node] = d
-            if wanted is not None:
-                wanted.discard(node)
-                if not wanted:
-                    break
-            if country[node] and node != start:
-                continue
-            for nbr, w in adj[node]:
-                if dist[nbr] is None:
-                    push(heap, (d + w, nbr))
+        best = [1 << 60] * len(adj)
+        size = max((w for edges in adj for _, w in edges), default=0) + 1
+        buckets: list[list[int]] = [[] for _ in range(size)]
+        buckets[0].append(start)
+        best[start] = 0
+        pending, d = 1, 0
+        while pending:
+            bucket = buckets[d % size]
+            while bucket:
+                node = bucket.pop()
+                pending -= 1
+                if dist[node] is not None or best[node] != d:
+                    continue
+                dist[node] = d
+                if wanted is not None:
+                    wanted.discard(node)
+                    if not wanted:
+                        return dist
+                if country[node] and node != start:
+                    continue
+                for nbr, w in adj[node]:
+                    nd = d + w
+                    if nd < best[nbr]:
+                        best[nbr] = nd
+                        buckets[nd % size].append(nbr)
+                        pending += 1
+            d += 1
         return dist
 
     def spaces_from(self, source: str, targets: Iterable[str] | None = None) -> dict[str, int]:
@@ -305,24 +318,40 @@ class Context:
     def ticket_spaces(self) -> dict[int, int | None]:
         """Shortest path in spaces between the ends of each ticket in use (by index in `tickets`), None if unreachable.
 
-        One search per source place; a ticket is searched from whichever end starts more tickets.
+        One search per source place. The sources cover every ticket with few searches: greedily, the
+        place that ends the most tickets not yet covered (a search from it settles all of them).
         """
         ids = self._int_graph[0]
-        ends = [ref.ends for ref in self.tickets]
-        degree: dict[str, int] = {}
-        for a, b in ends:
-            degree[a] = degree.get(a, 0) + 1
-            degree[b] = degree.get(b, 0) + 1
-        by_source: dict[int, list[tuple[int, int]]] = {}
-        for k, (a, b) in enumerate(ends):
-            if a in ids and b in ids:
-                src, dst = (a, b) if degree[a] >= degree[b] else (b, a)
-                by_source.setdefault(ids[src], []).append((k, ids[dst]))
+        ends = [(ids[a], ids[b]) if a in ids and b in ids else None for a, b in (ref.ends for ref in self.tickets)]
+        at: dict[int, list[int]] = {}
+        for k, pair in enumerate(ends):
+            if pair is not None:
+                at.setdefault(pair[0], []).append(k)
+                if pair[1] != pair[0]:
+                    at.setdefault(pair[1], []).append(k)
+        left = {k: len(v) for k, v in at.items()}
+        heap = [(-n, place) for place, n in left.items()]
+        heapq.heapify(heap)
+        covered: set[int] = set()
         out: dict[int, int | None] = {}
-        for source, items in by_source.items():
-            dist = self._distances(source, {dst for _, dst in items})
-            for k, dst in items:
-                out[k] = dist[dst]
+        while heap:
+            n, place = heapq.heappop(heap)
+            if -n != left[place]:
+                if left[place]:
+                    heapq.heappush(heap, (-left[place], place))
+                continue
+            items = [k for k in at[place] if k not in covered]
+            if not items:
+                continue
+            others = {ends[k][1] if ends[k][0] == place else ends[k][0] for k in items}
+            dist = self._distances(place, others)
+            for k in items:
+                a, b = ends[k]
+                out[k] = dist[b if a == place else a]
+                covered.add(k)
+                left[a] -= 1
+                if b != a:
+                    left[b] -= 1
         return out
 
     @cached_property
