@@ -12,7 +12,9 @@ it with 5 players. Then times, best of `--repeat` runs:
 - checks: build the shared context and run every check (`run_checks`);
 
 and prints the per-check split of one run, slowest first. Target: load +
-checks under 5 s on a 2-core machine.
+checks under 5 s on a 2-core machine. The figures measured are in
+docs/checks.md (Performance). D002 does not lay out boards of more than 300
+places, so on these boards it only reports that.
 """
 
 from __future__ import annotations

@@ -9,6 +9,34 @@ from .config import CONFIG_NAME
 from .context import PAIR_BUDGET
 
 
+#: Measured figures, kept with the generator so the reference states them (update them when they move).
+PERFORMANCE = """\
+## Performance
+
+Measured on the 2-core development machine (shared, so expect some noise); wall
+times.
+
+| command | board | time | memory |
+|---|---|---|---|
+| `python benchmarks/bench_checks.py` | 1,156 places, 2,490 routes, 3,713 tracks, 2,312 tickets | load 0.34 s, checks 0.74 s (best of 3) | |
+| `python benchmarks/bench_checks.py --side 48 --repeat 1` | 2,304 places, 5,047 routes, 7,487 tracks, 4,608 tickets | load 0.70 s, checks 2.45 s | |
+| `/usr/bin/time -v ttr-maps validate maps/variants/europe.yaml` | Europe (47 places, 90 routes), every check | 1.39 s | 105 MB max RSS |
+| same with `--ignore D002` | | 0.61 s | 69 MB |
+| `/usr/bin/time -v ttr-maps validate pile.yaml` | generated: 6,000 places on one point, chained by 5,999 routes | 2.6 s (loading: 1.2 s) | 153 MB |
+| same, 1,500 places on one point | | 1.5 s | 105 MB |
+
+- The slowest check on big boards is G006 (ticket values: one shortest-path
+  search per ticket source, 0.50 s of the 0.74 s on 1,156 places and 1.85 s on
+  2,304); then D003 (route crossings, 0.19 s and 0.31 s).
+- D002 lays the board out as `ttr-maps render` does: on Europe that is 0.4 s to
+  import the renderer and 0.4 s to lay out the board. Boards of more than 300
+  places (the benchmark boards) are not laid out.
+- The piles of places on one point took over 300 s and 11 GB (6,000 places) and
+  45 s and 2.3 GB (1,500) before D001, D003 and D004 listed at most
+  `max_findings` findings and stopped after 500,000 candidate pairs.
+"""
+
+
 def header(check: Check) -> str:
     opts = ", ".join(f"{k} = {v!r}" for k, v in check.options.items())
     parts = [f"default {check.severity.value}"]
@@ -82,6 +110,7 @@ def markdown(checks: Mapping[str, Check]) -> str:
             if check.needs_variant:
                 facts.append("Runs only with a variant.")
             lines += [" ".join(facts), "", _demote(check.doc)]
+    lines += ["", PERFORMANCE]
     return "\n".join(lines).rstrip() + "\n"
 
 
