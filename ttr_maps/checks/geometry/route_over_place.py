@@ -1,7 +1,8 @@
 """A drawn route passes over the marker of a place that is not one of its ends.
 
 The route's centre line, through its `bend` points, comes within the marker
-radius (plus `clearance` car widths) of a third place.
+radius (plus `clearance` car widths) of a third place. Each route is reported
+once, with every place it passes over.
 
 Why: a player cannot tell whether the route stops at that place; on the board
 it looks like two routes, and the place looks connected when it is not.

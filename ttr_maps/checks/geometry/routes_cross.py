@@ -2,7 +2,8 @@
 
 Routes are drawn as straight lines between their places, through their `bend`
 points. Routes that share a place may meet there, nowhere else; two route
-entries joining the same places are reported by G011 instead.
+entries joining the same places are reported by G011 instead. Each route is
+reported once, at the later entry, with every earlier route it crosses.
 
 Why: published boards never cross routes: at a crossing the cars of one route
 would be drawn over the other's, and players could not tell them apart.
