@@ -48,6 +48,9 @@ def command(file: str, output: str, paper: str, car_mm: float, parts: tuple[str,
     except OutputError as exc:
         raise click.ClickException(str(exc)) from None
     loaded = load(file)
+    if car_mm < 10:
+        click.echo(f"note: at --car-mm {car_mm:g} most text on the board is under {car_mm * 0.17:.1f} mm tall (place names are "
+                   f"kept at 1.6 mm at least); 10 or more keeps it readable", err=True)
     fail_on_load_errors(loaded)
     if loaded.board is None:  # pragma: no cover - load reports this as an error
         raise click.ClickException(f"{file}: no board found")

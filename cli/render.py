@@ -14,7 +14,8 @@ CARD_PARTS = ("tickets", "trains", "summary", "all")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, writable=True, path_type=str),
               help="SVG file to write ('-' for standard output).")
 @click.option("--cards", "cards", type=click.Choice(CARD_PARTS), default=None,
-              help="Draw a sheet with one card of each kind (tickets, trains, summary or all) instead of the board.")
+              help="Draw a sheet of cards instead of the board: every ticket, one card of each train card design, "
+                   "or the summary cards (tickets, trains, summary, or all three).")
 @click.option("--ticket", "ticket_id", metavar="FROM-TO", default=None,
               help="Draw the one ticket card FROM-TO (place ids, e.g. boston-miami) instead of the board.")
 @click.option("--car-mm", type=click.FloatRange(5, 100), default=24.0, show_default=True,
@@ -44,6 +45,9 @@ def command(file: str, output: str, cards: str | None, ticket_id: str | None, ca
         except OutputError as exc:
             raise click.ClickException(str(exc)) from None
     loaded = load(file)
+    if car_mm < 10:
+        click.echo(f"note: at --car-mm {car_mm:g} most text on the board is under {car_mm * 0.17:.1f} mm tall (place names are "
+                   f"kept at 1.6 mm at least); 10 or more keeps it readable", err=True)
     fail_on_load_errors(loaded)
     board, variant = loaded.board, loaded.variant
     if board is None:  # pragma: no cover - load reports this as an error

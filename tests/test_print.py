@@ -234,3 +234,89 @@ def test_printed_pages_show_the_board_the_marks_and_the_cards(tmp_path):
     sheet = np.asarray(Image.open(pages[len(result.tiling.tiles) + 1]).convert("RGB")).astype(int)
     frame = np.array([0x8C, 0x4A, 0x32])
     assert (np.abs(sheet - frame).max(axis=2) < 30).sum() > 2000
+
+
+def _rules_pdf():
+    from fpdf import FPDF
+
+    from ttr_maps.render.pdf import _register_fonts
+
+    pdf = FPDF(unit="mm", format="A4")
+    _register_fonts(pdf)
+    pdf.add_page()
+    return pdf
+
+
+def test_rules_never_leave_a_heading_at_a_page_foot_or_run_past_the_margin():
+    from ttr_maps.render.pdf import RULES_MARGIN, _Para, rules_layout
+
+    pdf = _rules_pdf()
+    paras = []
+    for i in range(12):
+        paras.append(_Para(f"Heading {i}", 12, "B", h=7, keep_with_next=True))
+        paras += [_Para("A rule that takes a line or two of text. " * 3, 10, indent=5, after=1, bullet=True) for _ in range(3)]
+    lay = rules_layout(pdf, paras, 1.0)
+    assert lay[-1][0] >= 1  # more than one page
+    for p, (page, y, h), nxt in zip(paras, lay, lay[1:]):
+        assert y + h <= pdf.h - RULES_MARGIN + 1e-6
+        if p.keep_with_next:
+            assert nxt[0] == page
+
+
+def test_rules_shrink_a_little_rather_than_leave_an_orphan_page():
+    from ttr_maps.render.pdf import _Para, rules_layout, rules_scale
+
+    pdf = _rules_pdf()
+    para = _Para("One rule, a full line of text that goes on and on to the right margin of the page.", 10, indent=5, after=1)
+    one_page = 0
+    while rules_layout(pdf, [para] * (one_page + 1), 1.0)[-1][0] == 0:
+        one_page += 1
+    paras = [para] * (one_page + 2)  # two lines on a second page
+    assert rules_layout(pdf, paras, 1.0)[-1][0] == 1
+    scale = rules_scale(pdf, paras)
+    assert 0.85 <= scale < 1
+    assert rules_layout(pdf, paras, scale)[-1][0] == 0
+    # A second page that is well filled keeps the full size.
+    assert rules_scale(pdf, [para] * int(one_page * 1.6)) == 1.0
+
+
+LONG_TITLE = ("The Grand Trans-Continental Railway Adventure of the Northern Provinces and Their Many Rivers, "
+              "Lakes, Mountains and Valleys, Collector's Extended Edition With Every Expansion Included")
+
+
+def test_a_long_title_wraps_on_the_cover_and_is_shortened_on_the_board_pages(tmp_path):
+    board = Board.model_validate({
+        "format": "ttr-board/1",
+        "meta": {"title": LONG_TITLE},
+        "places": [{"id": "a", "name": "Alpha", "x": 0, "y": 0}, {"id": "b", "name": "Beta", "x": 100, "y": 0}],
+        "routes": [{"from": "a", "to": "b", "length": 3, "tracks": ["red"]}],
+    })
+    result = build_pdf(board, None, PrintOptions(parts=("board",), car_mm=60))
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) not installed")
+    pdf = tmp_path / "long.pdf"
+    pdf.write_bytes(result.pdf)
+    for page in (1, 2):
+        out = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-bbox", str(pdf), "-"],
+                             capture_output=True, check=True).stdout.decode()
+        width = float(re.search(r'<page width="([\d.]+)"', out)[1])
+        words = [(float(a), float(b)) for a, b in re.findall(r'yMin="([\d.]+)" xMax="([\d.]+)"', out)]
+        if page == 2:  # a board page: only its margin label (the board itself is clipped to the page)
+            words = [w for w in words if w[0] < 28]
+        assert words and max(x for _, x in words) <= width, f"page {page}: text runs off the page"
+    page2 = subprocess.run(["pdftotext", "-f", "2", "-l", "2", str(pdf), "-"], capture_output=True, check=True).stdout.decode()
+    assert "board page A1" in page2 and "..." in page2
+
+
+def test_place_names_stay_readable_on_a_small_board():
+    from ttr_maps.render.plan import MIN_LABEL_MM
+
+    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
+    from ttr_maps.render import plan_board
+    from ttr_maps.render.plan import BoardOptions
+
+    plan = plan_board(board, variant, BoardOptions(car_mm=5))
+    assert min(pp.label.size for pp in plan.places if pp.label) >= MIN_LABEL_MM
+    result = CliRunner().invoke(cli, ["render", str(MAPS / "variants" / "usa.yaml"), "-o", "-", "--car-mm", "5"])
+    assert result.exit_code == 0
+    assert "note: at --car-mm 5" in result.output

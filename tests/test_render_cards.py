@@ -122,3 +122,12 @@ def test_render_cli_draws_one_ticket_and_explains_unknown_ones(tmp_path):
     assert result.exit_code == 1 and "no ticket 'paris-rome'" in result.output and "Traceback" not in result.output
     result = CliRunner().invoke(cli, ["render", str(MAPS / "boards" / "usa.yaml"), "-o", str(out), "--cards", "summary"])
     assert result.exit_code == 1 and "need a variant" in result.output
+
+
+def test_cards_help_says_what_the_sheet_holds():
+    from click.testing import CliRunner
+
+    from ttr_maps.cli.main import cli
+
+    out = CliRunner().invoke(cli, ["render", "--help"]).output
+    assert "every ticket" in " ".join(out.split())

@@ -206,11 +206,25 @@ def _cover(pdf: FPDF, plan: BoardPlan, tiling: Tiling, svg: Stamp, opts: PrintOp
     _page(pdf, opts.paper)
     pw, ph = pdf.w, pdf.h
     m = 15.0
-    _text(pdf, m, m + 6, plan.board.meta.title, 20, "B")
+    # The title: 20 pt, smaller (down to 12 pt) when long, wrapped when still too long.
+    title = pdf_safe(clean(plan.board.meta.title))
+    size = 20.0
+    _font(pdf, "B", size, title)
+    while size > 12 and pdf.get_string_width(title) > pw - 2 * m:
+        size -= 1
+        _font(pdf, "B", size, title)
+    pdf.set_text_color(*INK)
+    pdf.set_xy(m, m + 6 - size * 0.3)
+    pdf.multi_cell(pw - 2 * m, size * 0.42, title, align="L")
+    top = pdf.get_y() - (m + 6 - size * 0.3) - size * 0.42  # extra height of wrapped lines
     made = "Print-and-play kit made with ttr-maps (unofficial fan tool)"
     if plan.variant is not None:
         made = f"Rules: {plan.variant.name}. " + made
-    _text(pdf, m, m + 13, made, 10, "I", FAINT)
+    pdf.set_xy(m, m + 9.5 + top)
+    _font(pdf, "I", 10, pdf_safe(made))
+    pdf.set_text_color(*FAINT)
+    pdf.multi_cell(pw - 2 * m, 4.5, pdf_safe(made), align="L")
+    top = pdf.get_y() - (m + 14 + top) + top
     lines = [
         f"Board: {plan.width / 10:.1f} x {plan.height / 10:.1f} cm when assembled, a route space is {opts.car_mm:g} mm long; "
         f"{len(tiling.tiles)} {opts.paper.upper()} {tiling.orientation} pages ({tiling.rows} rows x {tiling.cols} columns).",
@@ -218,7 +232,7 @@ def _cover(pdf: FPDF, plan: BoardPlan, tiling: Tiling, svg: Stamp, opts: PrintOp
         "Assemble: trim each board page along its cut marks on the left and top edges (not on the first column or row), "
         f"lay it over its neighbour's {opts.overlap:g} mm overlap so the round alignment marks meet, and glue.",
     ]
-    y = m + 22
+    y = m + 22 + top
     pdf.set_font(_family(pdf), "", 10)
     pdf.set_text_color(*INK)
     for line in lines:
@@ -296,15 +310,25 @@ def _tile_page(pdf: FPDF, plan: BoardPlan, tiling: Tiling, index: int, svg: Stam
         _crosshair(pdf, m + bx - t.x, m + by - t.y)
     # The page's name and neighbours in the margin.
     names = {(tt.row, tt.col): tt.name for tt in tiling.tiles}
-    label = f"{pdf_safe(plan.board.meta.title)} - board page {t.name} ({index + 1} of {len(tiling.tiles)})"
-    _text(pdf, m, m - 3.5, label, 7, "B", MARK)
     nb = []
     for (dr, dc), arrow in (((0, -1), "left"), ((0, 1), "right"), ((-1, 0), "above"), ((1, 0), "below")):
         other = names.get((t.row + dr, t.col + dc))
         if other:
             nb.append(f"{other} {arrow}")
+    right = 0.0
     if nb:
         _text(pdf, x1, m - 3.5, "; ".join(nb), 7, "", MARK, "R")
+        right = pdf.get_string_width("; ".join(nb)) + 4
+    # The page's name always shows; a long title is cut short (with "...") to leave room for it.
+    suffix = f" - board page {t.name} ({index + 1} of {len(tiling.tiles)})"
+    title = pdf_safe(clean(plan.board.meta.title))
+    _font(pdf, "B", 7, title)
+    room = (x1 - m) - right - pdf.get_string_width(suffix)
+    if pdf.get_string_width(title) > room:
+        while title and pdf.get_string_width(title + "...") > room:
+            title = title[:-1]
+        title = title.rstrip() + "..."
+    _text(pdf, m, m - 3.5, title + suffix, 7, "B", MARK)
 
 
 def _crosshair(pdf: FPDF, x: float, y: float, r: float = 2.2) -> None:
@@ -406,32 +430,91 @@ def _card_sheets(pdf: FPDF, cards: list[Card], ctx: CardContext, opts: PrintOpti
         _text(pdf, x0 + (cols // 2 + 0.5) * cw, ph - min(3.0, (ph - y0 - grid.rows * ch) / 2 - 0.5), label, size, "", MARK, "C")
 
 
+@dataclass
+class _Para:
+    text: str
+    size: float
+    style: str = ""
+    color: tuple[int, int, int] = INK
+    h: float = 5.0  # line height at scale 1
+    indent: float = 0.0
+    after: float = 0.0  # space below
+    bullet: bool = False
+    keep_with_next: bool = False  # a heading stays on the page of its first paragraph
+
+
+RULES_MARGIN = 18.0
+
+
+def _rules_paras(board: Board, variant: Variant) -> list[_Para]:
+    out = [
+        _Para(f"{variant.name}: the rules in brief", 18, "B", h=8),
+        _Para("Written by ttr-maps from this variant's settings: an unofficial summary, not the publisher's rules.", 9, "I", FAINT, after=3),
+    ]
+    for heading, paras in sections(variant, board):
+        out.append(_Para(heading, 12, "B", (91, 42, 28), h=7, keep_with_next=True))
+        for i, p in enumerate(paras):
+            out.append(_Para(p, 10, indent=5, after=1 + (2 if i == len(paras) - 1 else 0), bullet=True))
+    return out
+
+
+def rules_layout(pdf: FPDF, paras: list[_Para], scale: float) -> list[tuple[int, float, float]]:
+    """(page, top y, height) of each paragraph at `scale`; a paragraph never runs past the bottom margin
+    (unless it alone is taller than a page) and a heading never ends a page."""
+    m = RULES_MARGIN
+    width = pdf.w - 2 * m
+    bottom = pdf.h - m
+
+    def height(p: _Para) -> float:
+        text = pdf_safe(p.text)
+        _font(pdf, p.style, p.size * scale, text)
+        lines = pdf.multi_cell(width - p.indent * scale, p.h * scale, text, align="L", dry_run=True, output="LINES")
+        return len(lines) * p.h * scale
+
+    heights = [height(p) for p in paras]
+    out = []
+    page, y = 0, m
+    for i, p in enumerate(paras):
+        need = heights[i]
+        if p.keep_with_next and i + 1 < len(paras):
+            need += p.after * scale + heights[i + 1]
+        if y + need > bottom and y > m:
+            page, y = page + 1, m
+        out.append((page, y, heights[i]))
+        y += heights[i] + p.after * scale
+    return out
+
+
+def rules_scale(pdf: FPDF, paras: list[_Para]) -> float:
+    """1, or a little smaller when that saves a last page that would hold only a few lines."""
+    m = RULES_MARGIN
+    full = rules_layout(pdf, paras, 1.0)
+    pages = full[-1][0] + 1
+    last_fill = (full[-1][1] + full[-1][2] - m) / (pdf.h - 2 * m)
+    if pages == 1 or last_fill > 0.3:
+        return 1.0
+    for scale in (0.95, 0.9, 0.86):
+        lay = rules_layout(pdf, paras, scale)
+        if lay[-1][0] + 1 < pages:
+            return scale
+    return 1.0
+
+
 def _rules_pages(pdf: FPDF, board: Board, variant: Variant, opts: PrintOptions) -> None:
     _page(pdf, opts.paper)
-    m = 18.0
-    pdf.set_margins(m, m, m)
+    m = RULES_MARGIN
+    paras = _rules_paras(board, variant)
+    scale = rules_scale(pdf, paras)
     width = pdf.w - 2 * m
-    pdf.set_xy(m, m)
-
-    def block(text: str, size: float, style: str = "", color=INK, h: float = 5.0, indent: float = 0.0) -> None:
-        if pdf.get_y() > pdf.h - m - h * 2:
+    page = 0
+    for p, (pg, y, _h) in zip(paras, rules_layout(pdf, paras, scale)):
+        if pg != page:
             _page(pdf, opts.paper)
-            pdf.set_xy(m, m)
-        _font(pdf, style, size, pdf_safe(text))
-        pdf.set_text_color(*color)
-        pdf.set_x(m + indent)
-        pdf.multi_cell(width - indent, h, pdf_safe(text), align="L", new_x="LMARGIN", new_y="NEXT")
-
-    block(f"{variant.name}: the rules in brief", 18, "B", h=8)
-    block("Written by ttr-maps from this variant's settings: an unofficial summary, not the publisher's rules.", 9, "I", FAINT)
-    pdf.ln(3)
-    for heading, paras in sections(variant, board):
-        block(heading, 12, "B", (91, 42, 28), h=7)
-        for p in paras:
-            y = pdf.get_y()
-            block(p, 10, indent=5)
-            if pdf.get_y() > y:
-                _text(pdf, m + 1, y + 3.6, "-", 10)
-            pdf.ln(1)
-        pdf.ln(2)
-    pdf.set_margins(10, 10, 10)
+            page = pg
+        text = pdf_safe(p.text)
+        _font(pdf, p.style, p.size * scale, text)
+        pdf.set_text_color(*p.color)
+        pdf.set_xy(m + p.indent * scale, y)
+        pdf.multi_cell(width - p.indent * scale, p.h * scale, text, align="L")
+        if p.bullet:
+            _text(pdf, m + 1 * scale, y + 3.6 * scale, "-", 10 * scale)

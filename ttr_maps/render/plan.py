@@ -549,12 +549,15 @@ _DIRECTIONS = (
 )
 
 
+MIN_LABEL_MM = 1.6  # place names never smaller than this (about 4.5 pt), however small the board
+
+
 def _label_size(pp: PlacePlan, car: float) -> tuple[float, bool, bool]:
     if pp.place.is_country:
-        return car * 0.17, True, True
+        return max(car * 0.17, MIN_LABEL_MM), True, True
     if pp.big:
-        return car * 0.2, True, False
-    return car * 0.165, True, False
+        return max(car * 0.2, MIN_LABEL_MM * 1.15), True, False
+    return max(car * 0.165, MIN_LABEL_MM), True, False
 
 
 def _place_labels(places: list[PlacePlan], obstacles: list[Polygon], opts: BoardOptions, car: float, degree: dict[str, int]) -> None:
