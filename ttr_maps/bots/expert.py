@@ -4,8 +4,11 @@
   ticket costs its value), and draws more when its tickets are done early with
   trains to spare, keeping only what is cheap to add to its network.
 - Claims the planned route that would be dearest to lose first (the detour its
-  loss would force), long routes for their points once the tickets need nothing,
-  and grabs points when the game is about to end.
+  loss would force); once the tickets need nothing, the route worth most points
+  per turn (tempo: whoever runs out of trains first ends the game while the
+  others hold unused trains and open tickets), preferring routes that cut the
+  cheapest join between an opponent's two largest networks (blocking, read from
+  the public claims only); grabs points when the game is about to end.
 - Stations (Europe): prices an opponent's route at a station's cost, so a
   blocked ticket is finished through a station when that is cheapest.
 - Tunnels: claims one only with spare cards of the colour (or locomotives) for
@@ -18,6 +21,8 @@
 """
 
 from __future__ import annotations
+
+from heapq import heappop, heappush
 
 from ..engine.actions import BuildStation, DrawTickets, MovePassenger, PlacePassenger, StopPassenger
 from .planner import PlanningBot
@@ -44,6 +49,10 @@ class ExpertBot(PlanningBot):
 
     long_bonus = 0.3  # planning prefers long routes: cost falls by this share of the points above one per train...
     long_bonus_min_length = 7  # ...on boards whose scoring table goes this far (Europe 8, Märklin 7; not USA, Paris)
+
+    _gaps_key = -1
+    _by_points: list[int] | None = None
+    _gaps: dict[int, float] = {}
 
     def route_cost(self, r):
         bd = self.bd
@@ -222,20 +231,92 @@ class ExpertBot(PlanningBot):
         return None
 
     def filler(self, view, hand):
-        """Tickets done: the claim worth most per card missing, long routes and longest-path extensions first."""
+        """Tickets done: the claim worth most points per turn, long routes, longest-path extensions and blocks first."""
         bd, know = self.bd, self.know
         trains = view.trains(self.seat)
         mine = know.mine
+        blocks = self.opponent_gaps(view) if self.block_weight else {}
+        extra = (3.0 if bd.longest_bonus else 0.0) + max(blocks.values(), default=0.0)
+        order = self._by_points
+        if order is None:
+            order = self._by_points = sorted(range(bd.NR), key=lambda r: (-bd.points[r], r))
         best, best_v = -1, -INF
-        for r in range(bd.NR):
+        tempo = self.filler_tempo
+        for r in order:  # most points first: a route's value is at most its points (plus bonuses)
+            if bd.points[r] + extra < best_v:
+                break
             if not know.open[r] or bd.length[r] > trains:
                 continue
             a, b = bd.ends[r]
             near = any(mine[x] for x, _ in bd.adj[a]) or any(mine[x] for x, _ in bd.adj[b])
-            v = bd.points[r] + (3.0 if near and bd.longest_bonus else 0.0) - 1.2 * route_deficit(bd, r, hand, know)
-            if v > best_v:
+            pts = bd.points[r] + (3.0 if near and bd.longest_bonus else 0.0) + blocks.get(r, 0.0)
+            if pts < best_v:
+                continue
+            # Points per turn (a claim, and a draw turn per two cards missing): the player who runs out of
+            # trains first ends the game while the others still hold unused trains and open tickets.
+            v = pts / (1.0 + tempo * ((route_deficit(bd, r, hand, know) + 1) // 2))
+            if v > best_v or (v == best_v and r < best):
                 best, best_v = r, v
         return [best] if best >= 0 else []
+
+    filler_tempo = 0.5  # weight of the draw turns a filler route needs
+
+    # ------------------------------------------------------------------ blocking
+    block_weight = 1.0  # points per point of harm done to an opponent (split among the other opponents at 3+ players)
+    block_ticket = 10.0  # harm of cutting an opponent's only join (about a ticket failed)
+    block_train = 0.6  # harm per train of detour forced
+
+    def opponent_gaps(self, view) -> dict[int, float]:
+        """Routes an opponent seems to need: on the cheapest join of its two largest networks, valued by the detour
+        their loss would force (a cut join: about a ticket). Public information only (claims); cached per claim count."""
+        know = self.know
+        key = sum(know.seen)
+        if key == self._gaps_key:
+            return self._gaps
+        bd = self.bd
+        out: dict[int, float] = {}
+        share = self.block_weight / max(1, bd.n - 2) ** 0.5
+        for p in range(bd.n):
+            if p == self.seat or len(know.routes_of[p]) < 2:
+                continue
+            own = set(know.routes_of[p])
+            comps = _components(bd, own)
+            if len(comps) < 2:
+                continue
+            comps.sort(key=len, reverse=True)
+            src, dst = comps[0], comps[1]
+            cost = self._cost_for(p, own)
+            res = _join(bd, cost, src, dst)
+            if res is None:
+                continue
+            base, path = res
+            for r in path:
+                if not know.open[r]:
+                    continue
+                saved = cost[r]
+                cost[r] = INF
+                alt = _join(bd, cost, src, dst)
+                cost[r] = saved
+                harm = self.block_ticket if alt is None else min(self.block_ticket, self.block_train * (alt[0] - base))
+                if harm > 0:
+                    out[r] = out.get(r, 0.0) + share * harm
+        self._gaps_key = key
+        self._gaps = out
+        return out
+
+    def _cost_for(self, p: int, own: set[int]) -> list[float]:
+        """Route costs as opponent p sees them (from the public claims)."""
+        bd, know = self.bd, self.know
+        cost = [INF] * bd.NR
+        for r in range(bd.NR):
+            if r in own:
+                cost[r] = 0.0
+            elif know.open[r]:
+                cost[r] = bd.length[r] + 1.0
+            elif know.mine[r] and not bd.parallel_closes:
+                if any(know.owner[x] < 0 and bd.track_ok[x] for x in bd.route_tids[r]):
+                    cost[r] = bd.length[r] + 1.0
+        return cost
 
     # ------------------------------------------------------------------ Märklin: passengers and goods
     def moves_passengers_now(self, view) -> bool:
@@ -348,3 +429,57 @@ class ExpertBot(PlanningBot):
         if best_path is None or len(best_path) < 2:
             return None
         return best_v, best_path
+
+
+def _components(bd, routes: set[int]) -> list[set[int]]:
+    """Places joined by `routes`, one set per connected network."""
+    parent: dict[int, int] = {}
+
+    def find(x):
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for r in routes:
+        a, b = bd.ends[r]
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[ra] = rb
+    groups: dict[int, set[int]] = {}
+    for x in list(parent):
+        groups.setdefault(find(x), set()).add(x)
+    return list(groups.values())
+
+
+def _join(bd, cost: list[float], src: set[int], dst: set[int]) -> tuple[float, list[int]] | None:
+    """(cost, routes) of the cheapest path from any place of `src` to any place of `dst`, or None."""
+    dist = {x: 0.0 for x in src}
+    prev: dict[int, int] = {}
+    heap = [(0.0, x) for x in sorted(src)]
+    adj, country = bd.adj, bd.country
+    while heap:
+        d, u = heappop(heap)
+        if d > dist.get(u, INF):
+            continue
+        if u in dst:
+            path = []
+            ends = bd.ends
+            while u not in src:
+                r = prev[u]
+                path.append(r)
+                a, b = ends[r]
+                u = a if b == u else b
+            return d, path
+        if country[u] and u not in src:
+            continue
+        for r, v in adj[u]:
+            w = cost[r]
+            if w == INF:
+                continue
+            nd = d + w
+            if nd < dist.get(v, INF):
+                dist[v] = nd
+                prev[v] = r
+                heappush(heap, (nd, v))
+    return None
