@@ -3,6 +3,7 @@
     python benchmarks/bench_simulate.py                      # speed (1,000 games) and strength (200 games per match-up)
     python benchmarks/bench_simulate.py --skip-strength --games 300
     python benchmarks/bench_simulate.py --skip-speed --strength-games 400 --variant maps/variants/europe.yaml
+    python benchmarks/bench_simulate.py --skip-speed --seed 11                 # the strength table on a second seed
 
 Speed: four-player USA games with the four planning bots, and with four random
 bots, in one process (games/s per core, CPU time of the process) and on every
@@ -10,8 +11,10 @@ core (`--workers`, wall-clock time); beside it the engine's own random play
 (benchmarks/bench_engine.py's loop, no bots, no records).
 
 Strength: the expert against random and against each simple style, two
-players, seats alternating; then the four planning bots at one table. Win rates
-with 95% Wilson intervals (a shared win counts 1/k).
+players, seats alternating; four players, two experts against two of each
+simple style (seats rotating; the even share is 25% per seat); then the four
+planning bots at one table. Win rates per seat with 95% Wilson intervals (a
+shared win counts 1/k).
 """
 
 from __future__ import annotations
@@ -93,23 +96,26 @@ def win_rate(lines: list[str], bot: str) -> tuple[float, int]:
     return wins, seats
 
 
-def strength(variants: list[Path], games: int, workers: int) -> list[dict]:
+def strength(variants: list[Path], games: int, workers: int, seed: int = 7) -> list[dict]:
     rows = []
+
+    def row(path, players, match, bot, lines):
+        w, n = win_rate(lines, bot)
+        lo, hi = wilson(w, n)
+        rows.append({"variant": path.stem, "players": players, "match": match, "bot": bot,
+                     "win_rate": round(w / n, 3), "ci": [round(lo, 3), round(hi, 3)], "games": games, "seed": seed})
+
     for path in variants:
         for other in SIMPLE:
-            spec = RunSpec(GameSource.from_file(str(path), 2), ("expert", other), games, 7)
-            lines = list(run_games(spec, workers=workers))
-            w, n = win_rate(lines, "expert")
-            lo, hi = wilson(w, n)
-            rows.append({"variant": path.stem, "players": 2, "match": f"expert vs {other}", "bot": "expert",
-                         "win_rate": round(w / n, 3), "ci": [round(lo, 3), round(hi, 3)], "games": games})
-        spec = RunSpec(GameSource.from_file(str(path), 4), PLANNING, games, 7)
-        lines = list(run_games(spec, workers=workers))
+            spec = RunSpec(GameSource.from_file(str(path), 2), ("expert", other), games, seed)
+            row(path, 2, f"expert vs {other}", "expert", list(run_games(spec, workers=workers)))
+        four = GameSource.from_file(str(path), 4)
+        for other in SIMPLE[1:]:
+            spec = RunSpec(four, ("expert", other, "expert", other), games, seed)
+            row(path, 4, f"2 experts vs 2 {other}", "expert", list(run_games(spec, workers=workers)))
+        lines = list(run_games(RunSpec(four, PLANNING, games, seed), workers=workers))
         for bot in PLANNING:
-            w, n = win_rate(lines, bot)
-            lo, hi = wilson(w, n)
-            rows.append({"variant": path.stem, "players": 4, "match": "four planning bots", "bot": bot,
-                         "win_rate": round(w / n, 3), "ci": [round(lo, 3), round(hi, 3)], "games": games})
+            row(path, 4, f"{bot} (at a table of four planning bots)", bot, lines)
     return rows
 
 
@@ -119,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--strength-games", type=int, default=200, help="games per match-up (default 200)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes for the all-cores figure")
     ap.add_argument("--variant", type=Path, action="append", help="variants for the strength table (default USA and Europe)")
+    ap.add_argument("--seed", type=int, default=7, help="run seed of the strength games (default 7)")
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--skip-strength", action="store_true")
     ap.add_argument("--json", action="store_true", help="print JSON")
@@ -128,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         result["speed"] = speed(args.games, args.workers)
     if not args.skip_strength:
         variants = args.variant or [ROOT / "maps" / "variants" / "usa.yaml", ROOT / "maps" / "variants" / "europe.yaml"]
-        result["strength"] = strength(variants, args.strength_games, args.workers)
+        result["strength"] = strength(variants, args.strength_games, args.workers, args.seed)
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
@@ -142,9 +149,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{label:<10}{x['per_core_games_per_s']:>18}{x['all_cores_games_per_s']:>19}{x['turns_per_game']:>12}")
         print(f"engine alone, random legal actions (bench_engine.py): {s['engine_random_games_per_s']} games/s per core")
     if "strength" in result:
-        print(f"\nStrength: win rate (95% Wilson interval), {args.strength_games} games per line, seats rotating")
+        print(f"\nStrength: win rate per seat (95% Wilson interval), {args.strength_games} games per line, seed {args.seed}, seats rotating")
         for r in result["strength"]:
-            who = r["match"] if r["players"] == 2 else f"{r['bot']} (at a table of four planning bots)"
+            who = r["match"]
             print(f"  {r['variant']:<8}{r['players']}p  {who:<52}{r['win_rate'] * 100:6.1f}%  ({r['ci'][0] * 100:.1f}-{r['ci'][1] * 100:.1f}%)")
     return 0
 
