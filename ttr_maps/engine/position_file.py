@@ -121,7 +121,6 @@ QCODES: dict[str, tuple[str, str]] = {
     "Q016": ("both-tracks", "One player claims two tracks of one route, which the rules never allow."),
     "Q017": ("closed-track", "With this few players only one track of a double route may be used."),
     "Q018": ("too-many-trains", "A player's routes need more trains than the variant gives."),
-    "Q019": ("unscored-length", "A route length the variant's scoring table does not score."),
     "Q020": ("unknown-place", "A station at a place the board does not have."),
     "Q021": ("station-taken", "Two stations in one place."),
     "Q022": ("too-many-stations", "More stations than the variant gives each player."),
@@ -295,9 +294,6 @@ class _Resolver:
                     line = self.src.pos(mine[route])[0]
                     self.error(loc, "Q016", f"{p.name} already claims route {self.board.routes[route].id} (line {line}); a player never claims two tracks of one route")
                     continue
-                length = self.board.routes[route].length
-                if p.route_points is None and length not in v.scoring.routes:
-                    self.error(loc, "Q019", f"route {self.board.routes[route].id} is {length} long and {v.name}'s scoring table does not score that length; give `route_points`")
                 mine[route] = loc
                 track_owner[(route, track)] = (seat, loc)
                 route_owners.setdefault(route, []).append(seat)
