@@ -133,3 +133,17 @@ def test_checks_markdown_to_an_unwritable_place_is_a_clean_error(tmp_path):
     result = CliRunner().invoke(cli, ["checks", "--markdown", "-o", str(blocker / "checks.md")])
     assert result.exit_code == 1
     assert result.output.startswith("Error: cannot write")
+
+
+def test_sarif_rules_carry_the_full_documentation_of_a_check():
+    from ttr_maps.diagnostics import Diagnostic
+    from ttr_maps.report import render
+
+    diags = [Diagnostic("b.yaml", 3, 5, Severity.WARNING, code, "m", CHECKS[code].name) for code in ("D005", "C001")]
+    rules = {r["id"]: r for r in json.loads(render("sarif", diags))["runs"][0]["tool"]["driver"]["rules"]}
+    for code in ("D005", "C001"):
+        doc = CHECKS[code].doc
+        assert rules[code]["shortDescription"] == {"text": CHECKS[code].summary}
+        assert rules[code]["help"] == {"text": doc, "markdown": doc}
+        assert rules[code]["fullDescription"]["text"] == doc.split("\nWhy")[0].strip()
+        assert "Why" not in rules[code]["fullDescription"]["text"]

@@ -47,22 +47,24 @@ class Diagnostic:
 
 @dataclass(frozen=True)
 class CodeInfo:
-    """What a code means: its kebab-case name (the bad pattern) and a one-line summary."""
+    """What a code means: its kebab-case name (the bad pattern), a one-line summary and, when
+    there is one, its full documentation in Markdown (SARIF rule help)."""
 
     code: str
     name: str
     summary: str
+    help: str = ""
 
 
 CODES: dict[str, CodeInfo] = {}
 
 
-def register_code(code: str, name: str, summary: str) -> None:
-    """Make a code known to the reporters (SARIF rule descriptions); each family registers its own."""
+def register_code(code: str, name: str, summary: str, help: str = "") -> None:
+    """Make a code known to the reporters (SARIF rule descriptions and help); each family registers its own."""
     known = CODES.get(code)
     if known is not None and known.name != name:
         raise ValueError(f"code {code} is already registered as {known.name!r}")
-    CODES[code] = CodeInfo(code, name, summary)
+    CODES[code] = CodeInfo(code, name, summary, help)
 
 
 class LoadError(Exception):

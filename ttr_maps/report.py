@@ -69,7 +69,13 @@ def sarif(diags: list[Diagnostic]) -> str:
     for code in rule_ids:
         info = CODES.get(code)
         name = info.name if info else (names[code] or code)
-        rules.append({"id": code, "name": name, "shortDescription": {"text": info.summary if info else name}})
+        rule: dict = {"id": code, "name": name, "shortDescription": {"text": info.summary if info else name}}
+        if info and info.help:
+            # The documentation before its "Why" paragraph says what the rule finds; all of it is the help.
+            what = info.help.split("\nWhy")[0].strip()
+            rule["fullDescription"] = {"text": what, "markdown": what}
+            rule["help"] = {"text": info.help, "markdown": info.help}
+        rules.append(rule)
     results = []
     for d in diags:
         location: dict = {"artifactLocation": {"uri": _uri(d.path)}}

@@ -70,4 +70,4 @@ CHECKS: dict[str, Check] = {
 }
 
 for _check in CHECKS.values():
-    register_code(_check.code, _check.name, _check.summary)
+    register_code(_check.code, _check.name, _check.summary, help=_check.doc)
