@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ttr_maps.diagnostics import Severity
+from ttr_maps.diagnostics import Severity, unique
 from ttr_maps.load import load
 from ttr_maps.report import render
 
@@ -28,14 +28,11 @@ def command(files: tuple[str, ...], fmt: str, strict: bool, select: tuple[str, .
       1 problems found
       2 usage error
     """
-    seen: set = set()
     diags = []
     for path in files:
         loaded = load(path)
-        for d in loaded.diagnostics + run_selected(loaded, select, ignore):
-            if d not in seen:
-                seen.add(d)
-                diags.append(d)
+        diags += loaded.diagnostics + run_selected(loaded, select, ignore)
+    diags = unique(diags)
     out = render(fmt, diags)
     if out:
         click.echo(out)

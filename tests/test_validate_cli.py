@@ -166,3 +166,14 @@ def test_position_file_says_what_it_is_and_which_command_reads_it() -> None:
     assert " error S010 this is a position file" in result.output
     assert f"`ttr-maps score {path}`" in result.output
     assert "S003" not in result.output and "Traceback" not in result.output
+
+
+def test_findings_at_one_place_with_different_messages_are_all_kept():
+    """A board validated with its variant reports each problem once, but two different
+    problems that share a place and a code (say, two crossings reported at one route) both show."""
+    from ttr_maps.diagnostics import Diagnostic, Severity, unique
+
+    a = Diagnostic("b.yaml", 3, 5, Severity.WARNING, "D003", "crosses x-y")
+    b = Diagnostic("b.yaml", 3, 5, Severity.WARNING, "D003", "crosses z-w")
+    assert unique([a, b, a, b]) == [a, b]
+    assert [d.message for d in unique([a, b, a])] == ["crosses x-y", "crosses z-w"]

@@ -67,6 +67,20 @@ def register_code(code: str, name: str, summary: str, help: str = "") -> None:
     CODES[code] = CodeInfo(code, name, summary, help)
 
 
+def unique(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """`diags` in order without repeats: a board validated on its own and through its variant
+    reports each problem once. Two findings at one place with one code but different messages
+    are different problems and both stay."""
+    seen: set = set()
+    out = []
+    for d in diags:
+        key = (d.path, d.line, d.col, d.code, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
 class LoadError(Exception):
     """Raised by `load_board` and `load_variant` when a file has errors."""
 
