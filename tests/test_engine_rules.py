@@ -15,21 +15,9 @@ import pytest
 from conftest import MAPS, ROOT
 from ttr_maps.engine import errors
 from ttr_maps.engine.actions import (
-    AbandonTunnel,
-    BuildStation,
     ClaimTrack,
     DrawBlind,
-    DrawFaceUp,
-    DrawTickets,
-    KeepTickets,
-    MovePassenger,
     Pass,
-    PayTunnel,
-    PlacePassenger,
-    SetFlag,
-    SkipFlag,
-    SkipPassenger,
-    StopPassenger,
 )
 from ttr_maps.engine.errors import IllegalAction
 from ttr_maps.engine.game import Game, State

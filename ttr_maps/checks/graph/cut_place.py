@@ -67,9 +67,9 @@ def check(ctx: Context, options: dict) -> Iterator[Finding]:
         sides = []
         for nb in tree[node]:
             if nb != forest.parent[node]:
-                size, top = forest.below[nb], nb
+                size = forest.below[nb]
             else:
-                size, top = forest.total[node] - forest.below[node], None
+                size = forest.total[node] - forest.below[node]
             # A country bordering several cities is in this part when all of them but n are.
             for nbrs in ctx.floating_countries.values():
                 where = {_side(forest, home[m], node, nb) for m in nbrs if m != n and m in home}
