@@ -233,4 +233,6 @@ def test_tickets_a_variant_adds_are_checked_in_the_variant_file(tmp_path):
 def test_sarif_describes_check_rules(board):
     result = CliRunner().invoke(cli, ["validate", "--format", "sarif", str(board), "--select", "G006"])
     (rule,) = json.loads(result.output)["runs"][0]["tool"]["driver"]["rules"]
-    assert rule == {"id": "G006", "name": "ticket-value-mismatch", "shortDescription": {"text": CHECKS["G006"].summary}}
+    assert rule["id"] == "G006" and rule["name"] == "ticket-value-mismatch"
+    assert rule["shortDescription"] == {"text": CHECKS["G006"].summary}
+    assert rule["help"]["markdown"] == CHECKS["G006"].doc  # code-scanning UIs show it beside the finding
