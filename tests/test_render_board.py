@@ -252,3 +252,14 @@ def test_render_cli_options_change_the_drawing(tmp_path):
     assert result.exit_code == 2 and "Traceback" not in result.output
     result = runner.invoke(cli, ["render", usa, "-o", "-"])
     assert result.exit_code == 0 and result.output.startswith("<?xml")
+
+
+def test_layout_text_widths_are_the_pdf_standard_fonts_widths():
+    """Label sizes in the SVG and the PDF agree because both measure with Helvetica's metrics;
+    the copy the layout uses (so that validate need not import fpdf2) equals fpdf2's."""
+    from fpdf.fonts import CORE_FONTS_CHARWIDTHS
+
+    from ttr_maps.render.metrics import HELVETICA, HELVETICA_BOLD
+
+    assert {chr(i): w for i, w in enumerate(HELVETICA)} == CORE_FONTS_CHARWIDTHS["helvetica"]
+    assert {chr(i): w for i, w in enumerate(HELVETICA_BOLD)} == CORE_FONTS_CHARWIDTHS["helveticaB"]

@@ -131,9 +131,9 @@ def _latin_base(ch: str) -> str:
 
 @lru_cache(maxsize=1)
 def _metrics() -> tuple[dict[str, int], dict[str, int]]:
-    from fpdf.fonts import CORE_FONTS_CHARWIDTHS
+    from .metrics import HELVETICA, HELVETICA_BOLD
 
-    return CORE_FONTS_CHARWIDTHS["helvetica"], CORE_FONTS_CHARWIDTHS["helveticaB"]
+    return {chr(i): w for i, w in enumerate(HELVETICA)}, {chr(i): w for i, w in enumerate(HELVETICA_BOLD)}
 
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
