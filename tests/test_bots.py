@@ -210,3 +210,16 @@ def test_expert_beats_random():
         state = play(game, names, seed)
         wins += names.index("expert") in state.winners()
     assert wins >= 9
+
+
+def test_expert_plays_for_french_flags():
+    """Paris: the expert aims for flag colours (and pays them with a card of the colour), so it completes more flags
+    than route-focus, which only sets a flag card when one happens to come."""
+    game = GAME(ROOT / "maps" / "variants" / "paris.yaml", 2)
+    sets = {"expert": 0, "route-focus": 0}
+    for seed in range(40):
+        names = ["expert", "route-focus"] if seed % 2 == 0 else ["route-focus", "expert"]
+        state = play(game, names, seed)
+        for p, name in enumerate(names):
+            sets[name] += state.flag_sets[p]
+    assert sets["expert"] > sets["route-focus"], sets
