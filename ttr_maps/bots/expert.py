@@ -222,7 +222,6 @@ class ExpertBot(PlanningBot):
         return have + wild - L >= self.tunnel_spare
 
     def style_turn(self, view, hand, claims, others, plan):
-        bd = self.bd
         trains = view.trains(self.seat)
         # Stations: a planned route borrowed through a station.
         if plan.borrowed:
