@@ -24,38 +24,27 @@ def _wild_splits(w: int, locos: int, bigs: int):
         yield nl, w - nl
 
 
-def route_payments(t: Tables, hand: list[int], color: int, length: int, ferry: int, big_ok: bool) -> list[int]:
-    """Ids of every distinct payment for a track: one colour (any, on gray) plus wilds, ferries' locomotives first."""
-    locos = hand[t.LOCO]
-    bigs = hand[t.BIG] if big_ok else 0
+def color_payments(t: Tables, color: int, have: int, least: int, length: int, ferry: int, locos: int, bigs: int) -> list[int]:
+    """Ids of every payment for `length` spaces with `least`..`have` cards of `color` (-1: wilds only), the
+    rest in locomotives and +4 locomotives (a ferry's locomotives first), most coloured cards first."""
     out: list[int] = []
     pid = t.payment_id
-    if color >= 0:
-        have = hand[color]
-        for nc in range(min(have, length - ferry), -1, -1):
-            w = length - nc
-            if w > locos + bigs:
-                break
-            for nl, nb in _wild_splits(w, locos, bigs):
-                out.append(pid(color, nc, nl, nb))
-        return out
-    for c in range(t.NC):
-        have = hand[c]
-        if not have:
-            continue
-        for nc in range(min(have, length - ferry), 0, -1):
-            w = length - nc
-            if w > locos + bigs:
-                break
-            for nl, nb in _wild_splits(w, locos, bigs):
-                out.append(pid(c, nc, nl, nb))
-    if locos + bigs >= length:
-        for nl, nb in _wild_splits(length, locos, bigs):
-            out.append(pid(-1, 0, nl, nb))
+    for n in range(min(have, length - ferry), least - 1, -1):
+        w = length - n
+        if w > locos + bigs:
+            break
+        for nl, nb in _wild_splits(w, locos, bigs):
+            out.append(pid(color, n, nl, nb))
     return out
 
 
 def legal_claims(state: State, out: list) -> None:
+    """Append every legal claim of the current player, track by track in group order, payments in a fixed order.
+
+    Action lists are interned per claim group and per what decides the payments (the cards of the colour
+    and the wilds held, each capped at the length), so once warm a call allocates nothing. Gray groups are
+    looked up colour by colour (a gray track takes any one colour), which keeps their keys few.
+    """
     p = state.current
     t = state.t
     game = state.game
@@ -64,48 +53,108 @@ def legal_claims(state: State, out: list) -> None:
     locos = hand[t.LOCO]
     bigs = hand[t.BIG]
     gopen = state.group_open[p]
-    pays_cache = game.pays_cache
     lists = game.claim_lists
     nc = t.NC
-    ng = t.NG
     shift = t.group_bits
     colors = hand[:nc]
-    best = max(colors) if nc else 0
+    by_color = t.groups_by_color
+    wilds = locos + bigs
     c = -1
-    for groups in t.groups_by_color:
+    for have in colors:
         c += 1
-        have = colors[c] if c < nc else best
-        top = have + locos + bigs
+        top = have + wilds
+        if not top:
+            continue
         if top > trains:
             top = trains
-        for gi, length, ferry, big_ok, g in groups:
+        for gi, length, ferry, big_ok, g in by_color[c]:
             if length > top:
                 break
             open_mask = gopen[gi]
             if not open_mask:
                 continue
-            wild = locos + bigs if big_ok else locos
+            if big_ok:
+                wild = wilds
+                cb = bigs if bigs < length else length
+            else:
+                wild = locos
+                cb = 0
             if wild < ferry or have + wild < length:
                 continue
-            cl = locos if locos < length else length
-            cb = (bigs if bigs < length else length) if big_ok else 0
-            if c < nc:
-                key = ((gi << 4 | (have if have < length else length)) << 4 | cl) << 4 | cb
-            else:
-                key = (gi, tuple([h if h < length else length for h in colors]), cl, cb)
-            pays = pays_cache.get(key)
-            if pays is None:
-                if len(pays_cache) > 50_000 or len(lists) > 200_000:
-                    pays_cache.clear()
-                    lists.clear()
-                pays = pays_cache[key] = (len(pays_cache), route_payments(t, hand, g.color, length, ferry, big_ok))
-            lkey = (pays[0] * ng + gi) << shift | open_mask
-            acts = lists.get(lkey)
+            key = ((gi << 12 | (have if have < length else length) << 8 | (locos if locos < length else length) << 4 | cb) << shift) | open_mask
+            acts = lists.get(key)
             if acts is None:
-                acts = lists[lkey] = [
-                    _claim_action(game, tid, pid) for j, tid in enumerate(g.tids) if open_mask >> j & 1 for pid in pays[1]
-                ]
+                acts = _colored_actions(game, key, g, c, have, length, ferry, locos, cb, open_mask)
             out.extend(acts)
+    gray = by_color[nc]
+    if not gray:
+        return
+    # Gray: for each open track, the payments of each colour held, then those in wilds alone.
+    held = [(k, h) for k, h in enumerate(colors) if h]
+    best = max(colors) if nc else 0
+    top = best + wilds
+    if top > trains:
+        top = trains
+    rows_cache = game.gray_rows
+    positions = game.open_positions
+    for gi, length, ferry, big_ok, g in gray:
+        if length > top:
+            break
+        open_mask = gopen[gi]
+        if not open_mask:
+            continue
+        wild = wilds if big_ok else locos
+        if wild < ferry or best + wild < length:
+            continue
+        cl = locos if locos < length else length
+        cb = (bigs if bigs < length else length) if big_ok else 0
+        base = (gi * (nc + 1)) << 12 | cl << 4 | cb
+        rows = []
+        for k, h in held:
+            if h + wild < length:
+                continue
+            rkey = base + (k << 12) | (h if h < length else length) << 8
+            r = rows_cache.get(rkey)
+            if r is None:
+                r = _gray_rows(game, rkey, g, k, h if h < length else length, 1, length, ferry, cl, cb)
+            rows.append(r)
+        if wild >= length:
+            rkey = base + (nc << 12)
+            r = rows_cache.get(rkey)
+            if r is None:
+                r = _gray_rows(game, rkey, g, -1, 0, 0, length, ferry, cl, cb)
+            rows.append(r)
+        if not rows:
+            continue
+        pkey = gi << shift | open_mask
+        js = positions.get(pkey)
+        if js is None:
+            if len(positions) > 200_000:
+                positions.clear()
+            js = positions[pkey] = tuple(j for j in range(len(g.tids)) if open_mask >> j & 1)
+        for j in js:
+            for r in rows:
+                out.extend(r[j])
+
+
+def _colored_actions(game, key: int, g, color: int, have: int, length: int, ferry: int, locos: int, cb: int, open_mask: int):
+    """The claim actions of a coloured group's open tracks; interned."""
+    lists = game.claim_lists
+    if len(lists) > 200_000:
+        lists.clear()
+    pays = color_payments(game.t, color, have, 0, length, ferry, min(locos, length), cb)
+    acts = lists[key] = [_claim_action(game, tid, pid) for j, tid in enumerate(g.tids) if open_mask >> j & 1 for pid in pays]
+    return acts
+
+
+def _gray_rows(game, rkey: int, g, color: int, have: int, least: int, length: int, ferry: int, cl: int, cb: int):
+    """Per track of a gray group, the claim actions paying with `color` (or wilds alone); interned."""
+    cache = game.gray_rows
+    if len(cache) > 200_000:
+        cache.clear()
+    pays = color_payments(game.t, color, have, least, length, ferry, cl, cb)
+    r = cache[rkey] = [[_claim_action(game, tid, pid) for pid in pays] for tid in g.tids]
+    return r
 
 
 def _claim_action(game, tid: int, pid: int) -> ClaimTrack:

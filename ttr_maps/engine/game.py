@@ -77,8 +77,9 @@ class Game:
         self.has_tunnels = any(self.t.t_tunnel)
         # Interned actions, so enumerating legal actions allocates nothing once warm.
         self.claim_cache: dict[tuple[int, int], ClaimTrack] = {}
-        self.pays_cache: dict[object, tuple[int, list[int]]] = {}
         self.claim_lists: dict[int, list[ClaimTrack]] = {}
+        self.gray_rows: dict[int, list[list[ClaimTrack]]] = {}
+        self.open_positions: dict[int, tuple[int, ...]] = {}
         self.tunnel_cache: dict[int, PayTunnel] = {}
         self.station_cache: dict[int, BuildStation] = {}
         self.ticket_cache: dict[tuple, DrawTickets] = {}

@@ -226,20 +226,22 @@ def _ticket_options(
     depends only on which nodes that matter are already connected.
     """
     owned = {r for r, _t in player.claims}
-    others = {r for s, other in enumerate(position.players) if s != seat for r, _t in other.claims} - owned
-    stations = [(place, sorted(r for r in others if place in board.routes[r].ends)) for place in player.stations]
+    stations: list[tuple[str, list[int]]] = []
+    if player.stations:
+        others = {r for s, other in enumerate(position.players) if s != seat for r, _t in other.claims} - owned
+        stations = [(place, sorted(r for r in others if place in board.routes[r].ends)) for place in player.stations]
     used_routes = owned | {r for _p, routes in stations for r in routes}
+    route_nodes = {r: _route_nodes(board, r, countries) for r in used_routes}
     nodes_of: dict[str, list[Hashable]] = {}
-    for r in used_routes:
-        for node in _route_nodes(board, r, countries):
+    for pair in route_nodes.values():
+        for node in pair:
             nodes_of.setdefault(node[0] if isinstance(node, tuple) else node, []).append(node)
 
     own = _Partition()
     for r in owned:
-        own.join(*_route_nodes(board, r, countries))
+        own.join(*route_nodes[r])
     mine = sorted(player.tickets)
     ticket_nodes = [(nodes_of.get(tickets[i].from_, []), nodes_of.get(tickets[i].to, [])) for i in mine]
-    relevant = sorted({n for pair in ticket_nodes for side in pair for n in side} | {n for r in used_routes - owned for n in _route_nodes(board, r, countries)}, key=repr)
 
     def evaluate(part: _Partition) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
         done, missed = [], []
@@ -247,6 +249,10 @@ def _ticket_options(
             (done if {part.find(x) for x in xs} & {part.find(y) for y in ys} else missed).append(i)
         points = sum(tickets[i].points for i in done) - sum(tickets[i].points for i in missed)
         return points, tuple(done), tuple(missed)
+
+    if not stations:  # nothing to choose: the one outcome of the player's own network
+        return [_Option(*evaluate(own), ())]
+    relevant = sorted({n for pair in ticket_nodes for side in pair for n in side} | {n for r in used_routes - owned for n in route_nodes[r]}, key=repr)
 
     results: dict[tuple[int, int], _Option] = {}
     seen: set[tuple] = set()
@@ -265,7 +271,7 @@ def _ticket_options(
         place, routes = stations[k]
         effects: set[frozenset] = set()
         for r in routes:
-            a, b = _route_nodes(board, r, countries)
+            a, b = route_nodes[r]
             effect = frozenset((part.find(a), part.find(b)))
             if len(effect) == 1 or effect in effects:
                 continue  # joins nothing new, or the same two networks as a route already tried

@@ -54,7 +54,10 @@ def longest_trail(edges: Sequence[Edge], terminals: Iterable[Hashable] = ()) -> 
         ends.append((("leaf", a, i) if a in terminal else a, ("leaf", b, i) if b in terminal else b))
     best = Trail(0, frozenset())
     for component in _components(ends):
-        found = _component_trail(ends, edges, component)
+        if len(component) <= 2:  # one or two connected routes always make one trail
+            found = Trail(sum(edges[i][2] for i in component), frozenset(component))
+        else:
+            found = _component_trail(ends, edges, component)
         if found.length > best.length:
             best = found
     return best
