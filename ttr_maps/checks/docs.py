@@ -20,16 +20,17 @@ times.
 |---|---|---|---|
 | `python benchmarks/bench_checks.py` | 1,156 places, 2,490 routes, 3,713 tracks, 2,312 tickets | load 0.34 s, checks 0.74 s (best of 3) | |
 | `python benchmarks/bench_checks.py --side 48 --repeat 1` | 2,304 places, 5,047 routes, 7,487 tracks, 4,608 tickets | load 0.70 s, checks 2.45 s | |
-| `/usr/bin/time -v ttr-maps validate maps/variants/europe.yaml` | Europe (47 places, 90 routes), every check | 1.39 s | 105 MB max RSS |
-| same with `--ignore D002` | | 0.61 s | 69 MB |
+| `/usr/bin/time -v ttr-maps validate maps/variants/europe.yaml` | Europe (47 places, 90 routes), every check | 1.10-1.21 s quiet, 1.4-1.8 s busy | 81 MB max RSS |
+| same with `--ignore D002` | | 0.61 s quiet, 0.9-1.15 s busy | 70 MB |
 | `/usr/bin/time -v ttr-maps validate pile.yaml` | generated: 6,000 places on one point, chained by 5,999 routes | 2.6 s (loading: 1.2 s) | 153 MB |
 | same, 1,500 places on one point | | 1.5 s | 105 MB |
 
 - The slowest check on big boards is G006 (ticket values: one shortest-path
   search per ticket source, 0.50 s of the 0.74 s on 1,156 places and 1.85 s on
   2,304); then D003 (route crossings, 0.19 s and 0.31 s).
-- D002 lays the board out as `ttr-maps render` does: on Europe that is 0.4 s to
-  import the renderer and 0.4 s to lay out the board. Boards of more than 300
+- D002 lays the board out as `ttr-maps render` does: on Europe that is 0.16 s to
+  import the layout code (text is measured with Helvetica's widths kept as data,
+  so neither svgwrite nor fpdf2 is loaded) and 0.44 s to lay out the board. Boards of more than 300
   places (the benchmark boards) are not laid out.
 - The piles of places on one point took over 300 s and 11 GB (6,000 places) and
   45 s and 2.3 GB (1,500) before D001, D003 and D004 listed at most
