@@ -20,8 +20,9 @@
   after its tickets and at the end values a claim that gives a missing flag
   colour at a third of a flag's points (all of them when it completes a flag),
   pays such a route with a card of its colour, and sets a flag card whenever it may.
-- Long routes: on boards scoring 7-space routes planning prefers them, twice as
-  much with 8-space routes (Europe) at two players.
+- Long routes: planning counts a route that scores more points than trains as
+  about one turn's cost (a 4- to 6-space USA route costs 1, a 1-space one 2),
+  so its networks go through long routes where it can.
 """
 
 from __future__ import annotations
@@ -51,13 +52,10 @@ class ExpertBot(PlanningBot):
     cheap_ticket_trains = 9  # a ticket is cheap when both ends are this close to the network
     ticket_draw_confidence = 0.7  # chance that one of the offered tickets is cheap
 
-    long_bonus = 0.3  # planning prefers long routes: cost falls by this share of the points above one per train...
-    long_bonus_min_length = 7  # ...on boards whose scoring table goes this far (Europe 8, Märklin 7; not USA, Paris)
-    # ...and twice as much with 8-space routes at two players (Europe, 8 spaces score 21: against each simple
-    # style 64-68% instead of 54-65% on two seeds; at four players it won more against route-focus but less
-    # against long-route seated between the experts; Märklin no better)
-    long_bonus_8 = 0.6
-    long_bonus_8_players = 2
+    # Planning prefers routes that score more points than trains: a route's cost falls by this much per point
+    # above one per train (never below 1, so a long route costs about one turn). 2.0 beat 0-0.6 on every board
+    # and player count tried (200-1,000 games on seeds 7 and 11, docs/simulate.md "Long routes").
+    long_bonus = 2.0
 
     _gaps_key = -1
     _by_points: list[int] | None = None
@@ -65,11 +63,7 @@ class ExpertBot(PlanningBot):
 
     def route_cost(self, r):
         bd = self.bd
-        cost = super().route_cost(r)
-        top = max(self.game.variant.scoring.routes, default=0)
-        if top >= self.long_bonus_min_length:
-            bonus = self.long_bonus_8 if top >= 8 and bd.n <= self.long_bonus_8_players else self.long_bonus
-            cost -= bonus * max(0, bd.points[r] - bd.length[r])
+        cost = super().route_cost(r) - self.long_bonus * max(0, bd.points[r] - bd.length[r])
         if bd.flag_colors and any(c in bd.flag_colors for c in bd.track_colors[r]):
             cost -= self.flag_plan_bonus
         return max(cost, 1.0)  # never free or negative: the planner's shortest paths need positive costs
