@@ -221,20 +221,17 @@ def test_cli_output_that_is_a_file_is_bad_input(tmp_path):
     assert "1 bad input" in res.output and "2 usage error" in res.output
 
 
-def test_cli_unreachable_scheduler_leaves_no_folder(tmp_path, monkeypatch):
-    """A run that fails before writing (here a Dask scheduler out of reach) removes the folders it created, exit 1."""
-    import ttr_maps.simulate.output as output
+def test_cli_unreachable_scheduler_leaves_no_folder(tmp_path):
+    """A run that fails before writing (here a real Dask scheduler address nobody listens on) removes the
+    folders it created, exit 1. Dask's own connect timeout setting shortens the wait from 30 s."""
+    import dask.config
 
-    def refuse(spec, workers=1, scheduler=None, progress=None):
-        raise OSError(f"Timed out trying to connect to {scheduler} after 30 s")
-        yield  # pragma: no cover
-
-    monkeypatch.setattr(output, "run_games", refuse)
-    out = tmp_path / "new" / "run"
-    res = CliRunner().invoke(cli, ["simulate", PARIS, "-o", str(out), "-n", "2", "-q", "--scheduler", "tcp://127.0.0.1:1"])
-    assert res.exit_code == 1 and "cannot use the Dask scheduler at tcp://127.0.0.1:1" in res.output
-    assert not (tmp_path / "new").exists()
-    # An existing (empty) folder is left as it was.
-    out.mkdir(parents=True)
-    res = CliRunner().invoke(cli, ["simulate", PARIS, "-o", str(out), "-n", "2", "-q", "--scheduler", "tcp://127.0.0.1:1"])
-    assert res.exit_code == 1 and out.is_dir() and not any(out.iterdir())
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        out = tmp_path / "new" / "run"
+        res = CliRunner().invoke(cli, ["simulate", PARIS, "-o", str(out), "-n", "2", "-q", "--scheduler", "tcp://127.0.0.1:1"])
+        assert res.exit_code == 1 and "cannot use the Dask scheduler at tcp://127.0.0.1:1" in res.output
+        assert not (tmp_path / "new").exists()
+        # An existing (empty) folder is left as it was.
+        out.mkdir(parents=True)
+        res = CliRunner().invoke(cli, ["simulate", PARIS, "-o", str(out), "-n", "2", "-q", "--scheduler", "tcp://127.0.0.1:1"])
+        assert res.exit_code == 1 and out.is_dir() and not any(out.iterdir())
