@@ -158,6 +158,45 @@ def test_every_legal_action_is_accepted_and_every_other_refused_without_change()
         steps += 1
 
 
+@pytest.mark.parametrize("name,n", [("usa", 4), ("europe", 3), ("marklin", 2), ("paris", 2)])
+def test_legal_claims_are_exactly_the_claims_the_rules_accept(name, n):
+    """Every (track, payment) the claim rules accept is listed by legal_actions, and nothing else: checked
+    against every payment shape (one colour or none, plus locomotives and +4 locomotives) on every track,
+    in random positions where players mostly draw, so hands grow large (the interned claim lists must
+    follow the hand, the open tracks and the trains exactly)."""
+    from ttr_maps.engine import claims
+    from ttr_maps.engine.game import PH_TURN
+
+    g = game(MAPS / "variants" / f"{name}.yaml", n)
+    t = g.t
+    rng = random.Random(11)
+    s = g.new_initial_state(11)
+    checked = 0
+    while not s.is_terminal() and checked < 12:
+        legal = s.legal_actions()
+        if s.phase == PH_TURN and rng.random() < 0.3:
+            listed = {a for a in legal if type(a) is ClaimTrack}
+            accepted = set()
+            for r, tids in enumerate(t.route_tids):
+                for k, tid in enumerate(tids):
+                    length = t.t_len[tid]
+                    for color in [-1, *range(t.NC)]:
+                        for nc in range(0 if color < 0 else 1, (0 if color < 0 else length) + 1):
+                            for nb in range(length - nc + 1):
+                                pay = t.payment(t.payment_id(color, nc, length - nc - nb, nb))
+                                a = ClaimTrack(r, k, pay)
+                                try:
+                                    claims.check_claim(s, a)
+                                except IllegalAction:
+                                    continue
+                                accepted.add(a)
+            assert listed == accepted
+            checked += 1
+        draws = [a for a in legal if type(a) in (DrawBlind, DrawFaceUp)]
+        s.apply(rng.choice(draws if draws and rng.random() < 0.75 else legal))
+    assert checked == 12
+
+
 def test_action_text_round_trips_for_every_legal_action():
     for path in VARIANTS:
         v = load_variant(path)[0]
