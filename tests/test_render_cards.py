@@ -96,6 +96,10 @@ def test_rules_are_written_from_the_knobs():
     assert "station" in eu and "Tunnels" in eu and "Ferries" in eu
     assert "+10" in usa and "1 long + 3 regular" in eu
     assert any("4 tickets in a mix" in line for line in brief(load_variant(MAPS / "variants" / "marklin.yaml")[0]))
+    # The summary card's brief names the board's ferries and tunnels (Europe has both, USA neither).
+    eu_brief, usa_brief = " ".join(brief(eu_v, eu_b)), " ".join(brief(usa_v, usa_b))
+    assert "Ferries: pay a locomotive for each locomotive mark." in eu_brief and "Tunnels: after paying, turn up 3 cards" in eu_brief
+    assert "Ferries" not in usa_brief and "Tunnels" not in usa_brief
 
 
 def test_cards_of_a_bare_board_have_no_summary():

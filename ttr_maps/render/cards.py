@@ -316,7 +316,7 @@ def draw_summary(pen: Pen, g: Any, card: Card, ctx: CardContext) -> None:
     v = h / 88
     title = ctx.text(variant.name)
     pen.text(g, title, w / 2, 8.6 * v, fit_size(title, 4.4 * u, w - 10 * u, True), bold=True, family=TITLE_STACK, fill=FRAME)
-    groups = [("On your turn, do one:", turn_actions(variant)), ("Good to know:", notes(variant))]
+    groups = [("On your turn, do one:", turn_actions(variant)), ("Good to know:", notes(variant, ctx.board))]
     groups = [(head, [ctx.text(s) for s in lines]) for head, lines in groups if lines]
     table = sorted(variant.scoring.routes.items())
     top, bottom = 11 * v, 66 * v

@@ -69,14 +69,22 @@ def turn_actions(variant: Variant) -> list[str]:
     return lines
 
 
-def brief(variant: Variant) -> list[str]:
+def brief(variant: Variant, board: Board | None = None) -> list[str]:
     """A few short lines for the summary card: the turn's actions, then `notes`."""
-    return turn_actions(variant) + notes(variant)
+    return turn_actions(variant) + notes(variant, board)
 
 
-def notes(variant: Variant) -> list[str]:
-    """Special cards and flags, the end trigger and the final scoring, a line each."""
+def notes(variant: Variant, board: Board | None = None) -> list[str]:
+    """The board's ferries and tunnels, special cards and flags, the end trigger and the final scoring, a line each."""
     extras = []
+    wild = wild_name(variant)
+    if board is not None and any(r.ferry for r in board.routes):
+        extras.append(f"Ferries: pay a {wild} for each {wild} mark.")
+    if board is not None and any(r.tunnel for r in board.routes):
+        extras.append(
+            f"Tunnels: after paying, turn up {variant.tunnels.reveal} cards; pay one more card for each of your colour "
+            f"or a {wild}, or take yours back."
+        )
     if variant.cards.big_locomotives.count:
         extras.append(f"+4 {wild_name(variant)}s are wild only on routes of {variant.cards.big_locomotives.min_length} or more.")
     if variant.flags.colors and variant.flags.points:
