@@ -315,15 +315,17 @@ def _tile_page(pdf: FPDF, plan: BoardPlan, tiling: Tiling, index: int, svg: Stam
         other = names.get((t.row + dr, t.col + dc))
         if other:
             nb.append(f"{other} {arrow}")
+    # The header spans the page, not just the tile: the last column or row may hold a narrow strip of board.
+    xr = max(x1, pdf.w - m)
     right = 0.0
     if nb:
-        _text(pdf, x1, m - 3.5, "; ".join(nb), 7, "", MARK, "R")
+        _text(pdf, xr, m - 3.5, "; ".join(nb), 7, "", MARK, "R")
         right = pdf.get_string_width("; ".join(nb)) + 4
     # The page's name always shows; a long title is cut short (with "...") to leave room for it.
     suffix = f" - board page {t.name} ({index + 1} of {len(tiling.tiles)})"
     title = pdf_safe(clean(plan.board.meta.title))
     _font(pdf, "B", 7, title)
-    room = (x1 - m) - right - pdf.get_string_width(suffix)
+    room = (xr - m) - right - pdf.get_string_width(suffix)
     if pdf.get_string_width(title) > room:
         while title and pdf.get_string_width(title + "...") > room:
             title = title[:-1]
