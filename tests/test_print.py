@@ -115,6 +115,24 @@ def test_letter_sheets_hold_nine_poker_tickets():
     assert letter.pages == {"tickets": -(-n // 9)}
 
 
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler-utils) is not installed")
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_card_sheet_names_print_clear_of_the_paper_edge(tmp_path, paper):
+    """Most printers leave 4-6 mm blank: each sheet's name sits at least 6 mm from every edge (on Letter,
+    whose bottom margin is 7.7 mm, it goes up the left margin)."""
+    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
+    pdf = tmp_path / "cards.pdf"
+    pdf.write_bytes(build_pdf(board, variant, PrintOptions(parts=("tickets",), paper=paper)).pdf)
+    out = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, check=True).stdout.decode()
+    pages = re.findall(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', out, re.S)
+    edge = 6 / 25.4 * 72
+    for width, height, body in pages:
+        words = re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">sheet<', body)
+        assert len(words) == 1
+        x0, y0, x1, y1 = map(float, words[0])
+        assert x0 >= edge and y0 >= edge and x1 <= float(width) - edge and y1 <= float(height) - edge
+
+
 def cards_for_tickets(board, variant):
     from ttr_maps.render import card_context, cards_for, plan_board
     from ttr_maps.render.plan import BoardOptions

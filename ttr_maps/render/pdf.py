@@ -343,6 +343,7 @@ def _crosshair(pdf: FPDF, x: float, y: float, r: float = 2.2) -> None:
 
 
 CARD_MARGIN = 6.0  # the least margin around a card sheet: room for the cut marks, inside most printers' reach
+FOOTER_MARGIN = 10.0  # the sheet's name goes in a margin at least this wide (most printers leave 4-6 mm blank)
 
 
 @dataclass(frozen=True)
@@ -414,22 +415,31 @@ def _card_sheets(pdf: FPDF, cards: list[Card], ctx: CardContext, opts: PrintOpti
         used_cols = cols if used_rows > 1 else len(chunk)
         pdf.set_draw_color(*MARK)
         pdf.set_line_width(0.2)
+        # Cut marks run from 1 mm off the cards to 2 mm off the paper's edge: the part next to the cards
+        # survives a printer that cannot print near the edge.
         for c in range(used_cols + 1):
             x = x0 + c * cw
-            pdf.line(x, 2, x, y0 - 2)
-            pdf.line(x, y0 + used_rows * ch + 2, x, ph - 2)
+            pdf.line(x, 2, x, y0 - 1)
+            pdf.line(x, y0 + used_rows * ch + 1, x, ph - 2)
         for r in range(used_rows + 1):
             y = y0 + r * ch
-            pdf.line(2, y, x0 - 2, y)
-            pdf.line(x0 + used_cols * cw + 2, y, pw - 2, y)
-        # The sheet's name in the bottom margin, in the middle of a column, clear of the cut marks.
+            pdf.line(2, y, x0 - 1, y)
+            pdf.line(x0 + used_cols * cw + 1, y, pw - 2, y)
+        # The sheet's name in the middle of the bottom margin, between two columns' cut marks; when that
+        # margin is too thin to print reliably (Letter: 7.7 mm), up the left margin instead.
         label = f"{title}, sheet {s + 1} of {sheets}"
+        bottom = ph - y0 - grid.rows * ch
         size = 7.0
         pdf.set_font(_family(pdf), "", size)
         while size > 4 and pdf.get_string_width(pdf_safe(label)) > cw - 6:
             size -= 0.5
             pdf.set_font(_family(pdf), "", size)
-        _text(pdf, x0 + (cols // 2 + 0.5) * cw, ph - min(3.0, (ph - y0 - grid.rows * ch) / 2 - 0.5), label, size, "", MARK, "C")
+        if bottom >= FOOTER_MARGIN or x0 < FOOTER_MARGIN:
+            _text(pdf, x0 + (cols // 2 + 0.5) * cw, ph - bottom / 2 + size * 0.125, label, size, "", MARK, "C")
+        else:
+            cx, cy = x0 - 3.0, y0 + (grid.rows // 2 + 0.5) * ch  # next to the cards, away from the edge
+            with pdf.rotation(90, cx, cy):
+                _text(pdf, cx, cy, label, size, "", MARK, "C")
 
 
 @dataclass
