@@ -263,3 +263,29 @@ def test_layout_text_widths_are_the_pdf_standard_fonts_widths():
 
     assert {chr(i): w for i, w in enumerate(HELVETICA)} == CORE_FONTS_CHARWIDTHS["helvetica"]
     assert {chr(i): w for i, w in enumerate(HELVETICA_BOLD)} == CORE_FONTS_CHARWIDTHS["helveticaB"]
+
+
+def test_a_name_pushed_away_from_its_marker_gets_a_leader_line_and_a_near_one_does_not():
+    from ttr_maps.render.board import LEADER_GAP, draw_board
+
+    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
+    plan = plan_board(board, variant, BoardOptions())
+
+    def gap(pp):
+        x0, y0, x1, y1 = pp.label.box
+        return math.hypot(min(max(pp.x, x0), x1) - pp.x, min(max(pp.y, y0), y1) - pp.y) - pp.radius
+
+    far = [pp for pp in plan.places if gap(pp) > plan.car * LEADER_GAP]
+    assert far and len(far) < len(plan.places) / 2  # some names were pushed out (USA's north-east), most were not
+    svg = ET.fromstring(draw_board(plan))
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    labels = svg.find(".//s:g[@id='labels']", ns)
+    lines = labels.findall("s:line", ns)
+    assert len(lines) == len(far)
+    for pp, line in zip(far, lines):
+        # From the marker's rim to the name plate.
+        x1, y1 = float(line.get("x1")), float(line.get("y1"))
+        assert math.hypot(x1 - pp.x, y1 - pp.y) == pytest.approx(pp.radius, abs=0.02)
+        x0, y0, bx1, by1 = pp.label.box
+        x2, y2 = float(line.get("x2")), float(line.get("y2"))
+        assert x0 - 0.02 <= x2 <= bx1 + 0.02 and y0 - 0.02 <= y2 <= by1 + 0.02

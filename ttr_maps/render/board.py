@@ -162,6 +162,9 @@ def draw_country_marker(pen: Pen, parent: Any, x: float, y: float, r: float, out
     pen.polygon(parent, [tip, back[0], (x + math.cos(a) * r * 0.05, y + math.sin(a) * r * 0.05), back[1]], fill="#ffffff")
 
 
+LEADER_GAP = 0.2  # car lengths between a marker and its name beyond which a leader line joins them
+
+
 def draw_labels(pen: Pen, parent: Any, plan: BoardPlan) -> None:
     g = pen.group(parent, id="labels")
     for pp in plan.places:
@@ -169,6 +172,12 @@ def draw_labels(pen: Pen, parent: Any, plan: BoardPlan) -> None:
         if lb is None:
             continue
         x0, y0, x1, y1 = lb.box
+        # A name pushed away from its marker (the near spots were taken) gets a leader line to it.
+        nx, ny = min(max(pp.x, x0), x1), min(max(pp.y, y0), y1)
+        gap = math.hypot(nx - pp.x, ny - pp.y)
+        if gap - pp.radius > plan.car * LEADER_GAP:
+            ux, uy = (nx - pp.x) / gap, (ny - pp.y) / gap
+            pen.line(g, pp.x + ux * pp.radius, pp.y + uy * pp.radius, nx, ny, stroke=INK, stroke_width=n(lb.size * 0.08))
         pen.rect(g, x0, y0, x1 - x0, y1 - y0, (y1 - y0) * 0.3, fill=PAPER, fill_opacity="0.82",
                  stroke=COUNTRY if pp.place.is_country else LAND_EDGE, stroke_width=n(lb.size * 0.06))
         pen.text(g, lb.text, lb.x, lb.y, lb.size, bold=lb.bold, italic=lb.italic, fill=COUNTRY if pp.place.is_country else INK)

@@ -302,8 +302,10 @@ def _plan_routes(
     little or more, to either side. `bend` points are always followed as given.
     A candidate's cost is its preference (straighter is better) plus the area its
     spaces share with the spaces of the shapes already chosen for the other
-    routes, a penalty for every space more than a fifth covered, and the area it
-    covers of other places' markers and of goods tokens. The choice is refined
+    routes, penalties that grow with how much of a space is covered (see
+    `_candidate_pairs`), and the area it covers of other places' markers and of
+    goods tokens, with a large penalty once a marker is more than 5% covered (a
+    route over a place reads as stopping there). The choice is refined
     route by route until nothing changes (a few rounds at most).
     """
     groups: dict[tuple[str, str], list[Route]] = {}
@@ -337,7 +339,7 @@ def _plan_routes(
         return float(shapely.area(shapely.intersection(ps[qi[keep]], markers[ti[keep]])).sum())
 
     # Covering another place's marker (or a goods token) is worse than touching a route: a fixed penalty plus the area.
-    base = [[(h / unit + 0.4) if h > 0.005 * unit else h / unit for h in (marker_hits(key, ps) for ps in cps)]
+    base = [[(h / unit + 0.4 + 2.0 * (h > 0.05 * unit)) if h > 0.005 * unit else h / unit for h in (marker_hits(key, ps) for ps in cps)]
             for key, cps in zip(keys, cand_polys)]
     chosen = [min(range(len(o)), key=lambda j, o=o, b=b: o[j][0] + b[j] * 10) for o, b in zip(options, base)]
     # Every pair of candidates of two routes whose spaces touch, with the area shared and the spaces badly covered.
@@ -385,9 +387,11 @@ def _plan_routes(
 def _candidate_pairs(cand_polys: list[list[np.ndarray]], unit: float) -> dict[tuple[int, int], dict[tuple[int, int], float]]:
     """(route, candidate) -> {(other route, its candidate): cost of taking both}.
 
-    The cost is twice the shared area in spaces plus 1.5 for every pair of spaces
-    sharing more than a fifth of a space. It is symmetric, so choosing the best
-    candidate route by route never makes the total worse.
+    The cost is three times the shared area in spaces plus, for every pair of spaces,
+    a step for each threshold their overlap passes: 0.5 above 3% of a space, 1 above
+    10%, 5 above 20% and 5 more above 25% (a space more than a quarter covered is
+    one players can misread, so it outweighs any bow). It is symmetric, so choosing
+    the best candidate route by route never makes the total worse.
     """
     polys, group, cand = [], [], []
     for g, cps in enumerate(cand_polys):
@@ -406,7 +410,7 @@ def _candidate_pairs(cand_polys: list[list[np.ndarray]], unit: float) -> dict[tu
     if not len(qi):
         return out
     areas = shapely.area(shapely.intersection(flat[qi], flat[ti]))
-    costs = areas / unit * 2 + (areas > 0.2 * unit) * 1.5
+    costs = areas / unit * 3 + (areas > 0.03 * unit) * 0.5 + (areas > 0.1 * unit) * 1.0 + (areas > 0.2 * unit) * 5.0 + (areas > 0.25 * unit) * 5.0
     for a, b, c in zip(qi.tolist(), ti.tolist(), costs.tolist()):
         if c <= 0:
             continue
