@@ -13,12 +13,13 @@ from ttr_maps.render.conflicts import route_conflicts
 # Measured with `python benchmarks/bench_render.py --conflicts` when the router learnt to try
 # bows of several sizes on both sides and to choose shapes jointly (before: USA 11, Europe 15,
 # Märklin 25 pairs + 1 space over a marker, Paris 2), then again when overlaps were priced by how
-# much of a space they cover (was USA 2, Europe 1, Märklin 8). A change that makes a board worse
+# much of a space they cover (was USA 2, Europe 1, Märklin 8) and Märklin's München-Nürnberg
+# was bent east of Augsburg (its marker was under the route). A change that makes a board worse
 # fails here; one that makes it better should lower these numbers.
 LIMITS = {
     "usa": (2, 0),
     "europe": (0, 0),
-    "marklin": (4, 1),
+    "marklin": (4, 0),
     "paris": (0, 0),
 }
 
