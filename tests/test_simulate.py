@@ -167,6 +167,29 @@ def test_cli_simulate_and_compare(tmp_path):
     assert {r["key"] for r in data["win_rate"]} == {"expert", "random"}
 
 
+@pytest.mark.parametrize("damage,where", [
+    (lambda d: d.pop("meta"), "meta: Field required"),
+    (lambda d: d["bots"]["expert"]["win"].update(n="many"), "bots.expert.win.n"),
+    (lambda d: d["seats"][0]["win"].update(successes=10**6), "seats.0.win: Value error, successes"),
+    (lambda d: d["length"]["turns"].update(mean=float("nan")), "length.turns.mean"),
+    (lambda d: d.update(routes={"a": 1}), "routes: Input should be a valid list"),
+])
+def test_compare_refuses_a_damaged_summary_naming_the_field(usa_run, tmp_path, damage, where):
+    """A hand-edited or damaged summary.json: exit 1, the file and the field named, no traceback, nothing half-printed."""
+    out, _ = usa_run
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    data = json.loads((out / "summary.json").read_text())
+    damage(data)
+    (bad / "summary.json").write_text(json.dumps(data))
+    for args in ([str(out), str(bad)], [str(bad), str(out)]):
+        res = CliRunner().invoke(cli, ["compare", *args])
+        assert res.exit_code == 1, res.output
+        assert res.exception is None or isinstance(res.exception, SystemExit)  # a message, not a traceback
+        assert f"{bad / 'summary.json'} is damaged: {where}" in res.output, res.output
+        assert "Win rate" not in res.output
+
+
 def test_compare_reports_differences_and_significance(usa_run):
     _, s = usa_run
     c = compare(s, s)

@@ -10,7 +10,91 @@ from __future__ import annotations
 
 import math
 
+from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, ValidationError, model_validator
+
 ALPHA = 0.05
+
+
+# The parts of a summary.json that a comparison reads, so a damaged or hand-edited file is refused with
+# the field at fault instead of failing half-way (summary.py writes them; other fields pass through).
+class _Part(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class _Rate(_Part):
+    n: int = Field(ge=0)
+    successes: FiniteFloat = Field(ge=0)
+    rate: FiniteFloat | None = None
+
+    @model_validator(mode="after")
+    def _at_most_n(self) -> _Rate:
+        if self.successes > self.n:
+            raise ValueError(f"successes ({self.successes}) exceed n ({self.n})")
+        return self
+
+
+class _Mean(_Part):
+    n: int = Field(ge=0)
+    mean: FiniteFloat | None = None
+    sd: FiniteFloat | None = Field(default=None, ge=0)
+
+
+class _Meta(_Part):
+    variant_name: str
+    games: int = Field(ge=0)
+    players: int = Field(ge=1)
+    bots: list[str]
+
+
+class _Bot(_Part):
+    win: _Rate | None
+    score: _Mean
+
+
+class _Seat(_Part):
+    win: _Rate | None
+
+
+class _Length(_Part):
+    turns: _Mean
+    rounds: _Mean
+
+
+class _Ticket(_Part):
+    ticket: str
+    completion: _Rate | None  # None: never kept
+
+
+class _Pile(_Part):
+    completion: _Rate | None
+
+
+class _Route(_Part):
+    route: str
+    claimed: _Rate | None
+
+
+class _Summary(_Part):
+    meta: _Meta
+    bots: dict[str, _Bot]
+    seats: list[_Seat]
+    length: _Length
+    tickets: list[_Ticket]
+    piles: dict[str, _Pile]
+    routes: list[_Route]
+    never_claimed: list[str]
+
+
+def summary_problem(data: dict) -> str | None:
+    """What makes `data` unusable for a comparison ("field.path: problem"), or None when it is fine."""
+    try:
+        _Summary.model_validate(data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        where = ".".join(str(x) for x in err["loc"]) or "(top level)"
+        more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
+        return f"{where}: {err['msg']}{more}"
+    return None
 
 
 def _p_normal(z: float) -> float:

@@ -154,4 +154,9 @@ def load_summary(folder: str | Path) -> dict:
         raise OutputError(f"{p / SUMMARY} cannot be read: {e}") from None
     if not isinstance(data, dict) or data.get("format") != SUMMARY_FORMAT:
         raise OutputError(f"{p / SUMMARY} is not a simulation summary ({SUMMARY_FORMAT})")
+    from .compare import summary_problem
+
+    problem = summary_problem(data)
+    if problem is not None:
+        raise OutputError(f"{p / SUMMARY} is damaged: {problem}; run `ttr-maps simulate` again to rewrite it")
     return data
