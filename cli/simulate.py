@@ -42,6 +42,7 @@ def command(variant_file: str, out_dir: str, games: int, players: int | None, bo
     from ttr_maps.bots import BOTS
     from ttr_maps.load.loader import LoadError
     from ttr_maps.simulate.output import OutputError, check_output_dir, simulate_to
+    from ttr_maps.engine.scoring import ScoringError
     from ttr_maps.simulate.runner import GameSource, RunSpec
 
     names = [b.strip() for b in bots.split(",") if b.strip()]
@@ -90,6 +91,8 @@ def command(variant_file: str, out_dir: str, games: int, players: int | None, bo
         raise click.ClickException(f"{out_dir}: {e.strerror or e}") from None
     except RuntimeError as e:
         raise click.ClickException(str(e)) from None
+    except ScoringError as e:
+        raise click.ClickException(f"a game could not be scored: {e}") from None
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)

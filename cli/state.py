@@ -135,6 +135,8 @@ def apply(state_file: str, actions: tuple[str, ...], out: str | None, in_place: 
 @click.option("--json", "as_json", is_flag=True, help="Print the observation as JSON.")
 def show(state_file: str, seat: int | None, as_json: bool) -> None:
     """Show a position as one seat sees it, and the final scores once the game is over."""
+    from ttr_maps.engine.scoring import ScoringError
+
     state = _load(state_file)
     n = state.game.num_players
     if seat is None:
@@ -142,7 +144,10 @@ def show(state_file: str, seat: int | None, as_json: bool) -> None:
     if not 0 <= seat < n:
         raise click.UsageError(f"--seat must be 0..{n - 1}")
     obs = state.observation(seat)
-    sheet = state.score_sheet() if state.is_terminal() else None
+    try:
+        sheet = state.score_sheet() if state.is_terminal() else None
+    except ScoringError as e:
+        raise click.ClickException(f"{state_file}: the game is over but cannot be scored: {e}") from None
     if as_json:
         if sheet is not None:
             obs["final"] = [{"total": p.total, "breakdown": p.breakdown} for p in sheet.players]

@@ -110,3 +110,53 @@ def test_help_names_the_command():
     result = CliRunner().invoke(cli, ["--help"])
     assert "score" in result.output
     assert run("--help").exit_code == 0
+
+
+def test_a_network_too_large_for_an_exact_longest_path_is_refused_not_searched_for_hours(tmp_path):
+    """A fan variant with 999 trains on an 8x8 grid of one-space routes: 49 independent loops. The exact
+    search would take centuries; score says why it stops, at once, exit 1."""
+    import time
+
+    import yaml
+
+    n = 8
+    places = [{"id": f"p{i}-{j}", "name": f"P{i}{j}", "x": i, "y": j} for i in range(n) for j in range(n)]
+    routes = [{"from": f"p{i}-{j}", "to": f"p{i + di}-{j + dj}", "length": 1, "tracks": ["red"]}
+              for i in range(n) for j in range(n) for di, dj in ((1, 0), (0, 1)) if i + di < n and j + dj < n]
+    (tmp_path / "grid.yaml").write_text(yaml.safe_dump({
+        "format": "ttr-board/1", "meta": {"title": "Grid"}, "colors": ["red"], "drawing": {"car_length": 1.0},
+        "places": places, "routes": routes}), encoding="utf-8")
+    (tmp_path / "rules.yaml").write_text(
+        "format: ttr-variant/1\nname: Grid\nboard: grid.yaml\ntrains: 999\ncards: {colors: {red: 500}}\n", encoding="utf-8")
+    (tmp_path / "pos.yaml").write_text(yaml.safe_dump({
+        "format": "ttr-position/1", "variant": "rules.yaml",
+        "players": [{"name": "A", "routes": [f"{r['from']}-{r['to']}" for r in routes]}, {"name": "B", "routes": []}]}),
+        encoding="utf-8")
+    start = time.perf_counter()
+    result = run(str(tmp_path / "pos.yaml"))
+    assert time.perf_counter() - start < 60
+    assert result.exit_code == 1, result.output
+    assert "A: the longest continuous path of a network of 112 routes with 49 independent loops is too large" in result.output
+
+
+def test_too_many_station_borrowings_are_refused_with_the_reason(tmp_path):
+    """A fan Europe with nine free stations, all built next to an opponent's dense network: the borrowing
+    search is refused past its limit with the stations and their choices named, exit 1."""
+    import yaml
+
+    variant = yaml.safe_load((ROOT / "maps" / "variants" / "europe.yaml").read_text(encoding="utf-8"))
+    variant["board"] = str(ROOT / "maps" / "boards" / "europe.yaml")
+    variant["trains"] = 999
+    variant["stations"] = {"costs": [0] * 9, "unused_points": 4}
+    (tmp_path / "rules.yaml").write_text(yaml.safe_dump(variant), encoding="utf-8")
+    board = yaml.safe_load((ROOT / "maps" / "boards" / "europe.yaml").read_text(encoding="utf-8"))
+    routes = [f"{r['from']}-{r['to']} {r['tracks'][0]}" for r in board["routes"]]
+    tickets = sorted({f"{t['from']}-{t['to']}" for t in board["tickets"] if {"europe-regular", "europe-long"} & set(t["decks"])})
+    hubs = ["paris", "frankfurt", "kyiv", "constantinople", "marseille", "pamplona", "berlin", "warszawa", "wien"]
+    (tmp_path / "pos.yaml").write_text(yaml.safe_dump({
+        "format": "ttr-position/1", "variant": "rules.yaml",
+        "players": [{"name": "A", "routes": [], "stations": hubs, "tickets": tickets[:40]},
+                    {"name": "B", "routes": routes}]}), encoding="utf-8")
+    result = run(str(tmp_path / "pos.yaml"))
+    assert result.exit_code == 1, result.output
+    assert "A: 9 stations with" in result.output and "too many borrowings to try exactly" in result.output

@@ -29,7 +29,7 @@ from typing import Hashable, Iterable
 from ..model.board import Board, Ticket
 from ..model.variant import Variant
 from .position import PlayerPosition, Position, all_tickets
-from .trail import longest_trail
+from .trail import TrailTooLarge, longest_trail
 
 BREAKDOWN_KEYS = (
     "routes",
@@ -88,7 +88,12 @@ def final_score(variant: Variant, board: Board, position: Position) -> ScoreShee
 
     options = [_ticket_options(board, countries, tickets, p, position, seat) for seat, p in enumerate(position.players)]
     choice = _choose_ticket_options(variant, options)
-    trails = [longest_trail(_edges(board, p), countries) for p in position.players]
+    trails = []
+    for seat, p in enumerate(position.players):
+        try:
+            trails.append(longest_trail(_edges(board, p), countries))
+        except TrailTooLarge as e:
+            raise ScoringError(f"{p.name or f'player {seat + 1}'}: {e}") from None
 
     best_trail = max((t.length for t in trails), default=0)
     most_completed = max((options[i][choice[i]].count for i in range(len(options))), default=0)
@@ -211,6 +216,12 @@ def _route_nodes(board: Board, route: int, countries: frozenset[str]) -> tuple[H
     return ((a, route) if a in countries else a, (b, route) if b in countries else b)
 
 
+# The most distinct borrowing situations the station search tries for one player (a few seconds). The
+# published 3 stations need at most a few hundred; a variant with many stations on a dense board is
+# refused past this rather than searched for hours.
+MAX_STATION_SITUATIONS = 20_000
+
+
 def _ticket_options(
     board: Board,
     countries: frozenset[str],
@@ -263,6 +274,12 @@ def _ticket_options(
         if situation in seen:
             return
         seen.add(situation)
+        if len(seen) > MAX_STATION_SITUATIONS:
+            raise ScoringError(
+                f"{player.name or f'player {seat + 1}'}: {len(stations)} stations with "
+                f"{', '.join(str(len(r)) for _p, r in stations)} routes to borrow leave too many borrowings to try "
+                f"exactly (more than {MAX_STATION_SITUATIONS:,} distinct situations)"
+            )
         points, done, missed = evaluate(part)
         if k == len(stations) or not missed:
             rest = tuple(Borrowing(place, None) for place, _r in stations[k:])

@@ -158,6 +158,16 @@ def _component_trail(ends: list[tuple[Hashable, Hashable]], edges: Sequence[Edge
     tree = 0
     for p in path:
         tree |= p
+    top = [descents[x][0][0] if descents[x] else 0 for x in places]
+    both = [sum(d[0] for d in descents[x]) for x in places]
+    enders = [k for k, x in enumerate(places) if x in odd or descents[x]]
+    loops = sum(1 for k in range(m) if not tree >> k & 1)
+    work = (1 << loops) * (len(enders) * (len(enders) - 1) // 2 + 1)
+    if work > MAX_CANDIDATES or (m > 62 and work > MAX_PURE_PYTHON):
+        raise TrailTooLarge(
+            f"the longest continuous path of a network of {len(component)} routes with {loops} independent loops "
+            f"is too large to search exactly ({work:,} candidate trails; the limit is {MAX_CANDIDATES:,})"
+        )
     cycles = [0]
     for k in range(m):
         if not tree >> k & 1:
@@ -165,9 +175,6 @@ def _component_trail(ends: list[tuple[Hashable, Hashable]], edges: Sequence[Edge
             cycles += [c ^ f for c in cycles]
     length_of = _measure([core[e][2] for e in order])
 
-    top = [descents[x][0][0] if descents[x] else 0 for x in places]
-    both = [sum(d[0] for d in descents[x]) for x in places]
-    enders = [k for k, x in enumerate(places) if x in odd or descents[x]]
     pairs = [(path[a] ^ path[b], top[a] + top[b], a, b) for n, a in enumerate(enders) for b in enders[n + 1 :]]
     richest = max(both)
     if len(cycles) * (len(pairs) + 1) >= VECTOR_FROM and m <= 62:
@@ -200,6 +207,18 @@ def _component_trail(ends: list[tuple[Hashable, Hashable]], edges: Sequence[Edge
         used = [i for k in range(m) if s >> k & 1 for i in core[order[k]][3]]
         best = (value, tuple(used + hung))
     return Trail(best[0], frozenset(best[1]))
+
+
+# The most candidate trails (cycle-space elements times end pairs) one network may need: about half a
+# minute on numpy. Real 45-train networks need at most a few thousand; past this the search is refused
+# (TrailTooLarge) rather than left to run for hours. Networks of more than 62 core routes, which numpy's
+# 64-bit masks cannot hold, are searched in pure Python up to MAX_PURE_PYTHON candidates.
+MAX_CANDIDATES = 1 << 29
+MAX_PURE_PYTHON = 1 << 20
+
+
+class TrailTooLarge(ValueError):
+    """A network whose longest trail cannot be searched exactly in reasonable time (see MAX_CANDIDATES)."""
 
 
 # From this many candidate route sets (2**c cycle-space elements times end pairs) on, step 4 runs on
