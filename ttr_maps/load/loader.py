@@ -7,8 +7,10 @@ of a file are reported in one run. Nothing here raises for bad input.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
+import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -156,7 +158,51 @@ def _format_kind(src: Source, out: list[Diagnostic]) -> str | None:
 def _board(src: Source, out: list[Diagnostic]) -> Board | None:
     board = validate(src, Board, out)
     refs.check_board(src, out)
+    if board is not None and not _error_spots(src, out):
+        _check_drawable(src, board, out)  # type: ignore[arg-type]
     return board  # type: ignore[return-value]
+
+
+# The widest board, in car lengths, that the renderer and the geometry checks will draw. The bundled
+# boards are 15-31 car lengths across and a 20,000-place board on a grid a few hundred; a place typed a
+# few zeros too far (or a car length far too small) would make every route millions of spaces long.
+MAX_CARS_ACROSS = 2000
+
+
+def _check_drawable(src: Source, board: Board, out: list[Diagnostic]) -> None:
+    """R011: the board would be drawn absurdly large: a place far off the others, or a tiny car length."""
+    from ..geometry import Layout
+
+    layout = Layout(board)
+    pos = layout.positions
+    car = layout.car_length
+    xs = [x for x, _ in pos.values()]
+    ys = [y for _, y in pos.values()]
+    across = max(max(xs) - min(xs), max(ys) - min(ys)) / car if car > 0 else math.inf
+    if math.isfinite(across) and across <= MAX_CARS_ACROSS:
+        return
+    mx, my = statistics.median(xs), statistics.median(ys)
+    far = max(range(len(board.places)), key=lambda i: math.hypot(pos[board.places[i].id][0] - mx, pos[board.places[i].id][1] - my))
+    rest = [p for i, p in enumerate(board.places) if i != far]
+    rest_across = (
+        max(max(pos[p.id][0] for p in rest) - min(pos[p.id][0] for p in rest), max(pos[p.id][1] for p in rest) - min(pos[p.id][1] for p in rest)) / car
+        if rest and car > 0 else math.inf
+    )
+    if rest and rest_across <= MAX_CARS_ACROSS or board.drawing.car_length is None:
+        place = board.places[far]
+        x, y = pos[place.id]
+        out.append(src.diag(("places", far), "R011",
+                            f"place '{place.id}' lies {_big(math.hypot(x - mx, y - my) / car)} car lengths from the middle of the "
+                            f"board, which makes it {_big(across)} car lengths across (at most {MAX_CARS_ACROSS:,} can be drawn); "
+                            "check its position"))
+        return
+    out.append(src.diag(("drawing", "car_length"), "R011",
+                        f"with drawing.car_length {car:g} the board is {_big(across)} car lengths across (at most "
+                        f"{MAX_CARS_ACROSS:,} can be drawn); give the length of one route space in board units"))
+
+
+def _big(n: float) -> str:
+    return f"{n:,.0f}" if n < 1e9 else f"{n:.1e}" if math.isfinite(n) else "too many"
 
 
 def _error_spots(src: Source, out: list[Diagnostic]) -> set[tuple[int, int]]:
