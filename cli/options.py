@@ -6,6 +6,16 @@ import click
 
 from ttr_maps.report import REPORTERS
 
+class FiniteFloatRange(click.FloatRange):
+    """click's FloatRange, which lets `nan` through (every comparison with it is false), without it."""
+
+    def convert(self, value, param, ctx):
+        rv = super().convert(value, param, ctx)
+        if rv != rv:  # NaN
+            self.fail(f"{value!r} is not a number in the range {self._describe_range()}.", param, ctx)
+        return rv
+
+
 format_option = click.option(
     "--format",
     "fmt",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .options import fail_on_load_errors
+from .options import FiniteFloatRange, fail_on_load_errors
 
 PARTS = ("board", "tickets", "trains", "summary", "rules")
 
@@ -22,7 +22,7 @@ def _parts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, writable=True, path_type=str),
               help="PDF file to write.")
 @click.option("--paper", type=click.Choice(["a4", "letter", "a3"]), default="a4", show_default=True, help="Paper size.")
-@click.option("--car-mm", type=click.FloatRange(5, 100), default=24.0, show_default=True,
+@click.option("--car-mm", type=FiniteFloatRange(5, 100), default=24.0, show_default=True,
               help="Length of one route space in millimetres; the board's printed size follows from it.")
 @click.option("--parts", default=",".join(PARTS), show_default=True, callback=_parts,
               help="What to include: a comma-separated list of board, tickets, trains, summary, rules.")

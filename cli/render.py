@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .options import fail_on_load_errors
+from .options import FiniteFloatRange, fail_on_load_errors
 
 CARD_PARTS = ("tickets", "trains", "summary", "all")
 
@@ -18,7 +18,7 @@ CARD_PARTS = ("tickets", "trains", "summary", "all")
                    "or the summary cards (tickets, trains, summary, or all three).")
 @click.option("--ticket", "ticket_id", metavar="FROM-TO", default=None,
               help="Draw the one ticket card FROM-TO (place ids, e.g. boston-miami) instead of the board.")
-@click.option("--car-mm", type=click.FloatRange(5, 100), default=24.0, show_default=True,
+@click.option("--car-mm", type=FiniteFloatRange(5, 100), default=24.0, show_default=True,
               help="Length of one route space in millimetres; the whole board scales from it.")
 @click.option("--card-size", type=click.Choice(["poker", "mini"]), default="poker", show_default=True,
               help="Card size: poker 63x88 mm or mini 44x68 mm.")

@@ -71,6 +71,8 @@ def command(variant_file: str, out_dir: str, games: int, players: int | None, bo
         players = min(max(4, lo), hi)
     if not lo <= players <= hi:
         raise click.ClickException(f"{variant.name} is for {lo}-{hi} players, not {players}")
+    if len(names) > players and bots == DEFAULT_BOTS:
+        names = names[:players]  # the default line-up, cut to the seats: expert and route-focus at two players
     if len(names) > players:
         raise click.ClickException(f"{len(names)} bots for {players} players; give at most one bot per seat")
     seat_names = tuple((names * players)[:players])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
@@ -20,6 +21,8 @@ def _load(path: str):
         raise click.ClickException(f"the state's variant has errors:\n{exc}") from None
     except StateFileError as exc:
         raise click.ClickException(f"{path}: {exc}") from None
+    except OSError as exc:  # e.g. a variant path too long for the file system
+        raise click.ClickException(f"{path}: {exc.strerror or exc}: {exc.filename or path}") from None
 
 
 def _write(state, out: str | None) -> None:
@@ -64,7 +67,7 @@ def new(variant: str, players: int, seed: int | None, out: str | None) -> None:
     """Deal a new game of VARIANT: shuffled decks, starting hands, face-up cards and starting tickets."""
     from ttr_maps.engine.game import Game
 
-    if not Path(variant).is_file():
+    if not os.path.isfile(variant):  # (os.path's answer is False for a name too long, where Path's raises)
         raise click.ClickException(f"variant file '{variant}' not found")
     _check_output(out)
     try:

@@ -173,6 +173,8 @@ def test_cli_simulate_and_compare(tmp_path):
     (lambda d: d["seats"][0]["win"].update(successes=10**6), "seats.0.win: Value error, successes"),
     (lambda d: d["length"]["turns"].update(mean=float("nan")), "length.turns.mean"),
     (lambda d: d.update(routes={"a": 1}), "routes: Input should be a valid list"),
+    (lambda d: d["bots"]["expert"]["win"].pop("rate"), "bots.expert.win.rate: Field required"),
+    (lambda d: d["length"]["turns"].update(mean=None), "length.turns: Value error, mean and sd are needed"),
 ])
 def test_compare_refuses_a_damaged_summary_naming_the_field(usa_run, tmp_path, damage, where):
     """A hand-edited or damaged summary.json: exit 1, the file and the field named, no traceback, nothing half-printed."""

@@ -24,7 +24,7 @@ class _Part(BaseModel):
 class _Rate(_Part):
     n: int = Field(ge=0)
     successes: FiniteFloat = Field(ge=0)
-    rate: FiniteFloat | None = None
+    rate: FiniteFloat | None
 
     @model_validator(mode="after")
     def _at_most_n(self) -> _Rate:
@@ -37,6 +37,12 @@ class _Mean(_Part):
     n: int = Field(ge=0)
     mean: FiniteFloat | None = None
     sd: FiniteFloat | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _given_when_counted(self) -> _Mean:
+        if self.n and (self.mean is None or self.sd is None):
+            raise ValueError(f"mean and sd are needed when n is {self.n}")
+        return self
 
 
 class _Meta(_Part):

@@ -200,7 +200,10 @@ def _run_dask(spec: RunSpec, scheduler: str, progress: Callable[[int], None]) ->
         from distributed import Client, as_completed
     except ImportError as e:  # pragma: no cover - depends on the install
         raise RuntimeError("--scheduler needs Dask distributed: pip install 'ttr-maps[dask]'") from e
-    client = Client(scheduler)  # gives up after Dask's connect timeout (distributed.comm.timeouts.connect, 30 s by default)
+    try:
+        client = Client(scheduler)  # gives up after Dask's connect timeout (distributed.comm.timeouts.connect, 30 s by default)
+    except (ValueError, TypeError) as e:  # a malformed address: Dask says what is wrong with it
+        raise OSError(f"not a scheduler address ({e}); give one like tcp://HOST:8786") from None
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         chunks = _chunks(spec.games, _chunk_size(spec.games, workers))

@@ -1,0 +1,52 @@
+"""Odd command-line input found by a fuzzing audit: each gets a message and an exit code, never a traceback."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from conftest import MAPS
+from ttr_maps.cli.main import cli
+
+USA = str(MAPS / "variants" / "usa.yaml")
+PARIS = str(MAPS / "variants" / "paris.yaml")
+
+
+def invoke(*args):
+    res = CliRunner().invoke(cli, list(args))
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res
+
+
+def test_car_mm_nan_is_a_usage_error(tmp_path):
+    for command in ("render", "print"):
+        res = invoke(command, "--car-mm", "nan", "-o", str(tmp_path / "out"), USA)
+        assert res.exit_code == 2 and "'nan' is not a number in the range 5<=x<=100" in res.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_default_bots_are_cut_to_the_seats(tmp_path):
+    res = invoke("simulate", PARIS, "-n", "1", "-p", "2", "-q", "-o", str(tmp_path / "run"))
+    assert res.exit_code == 0, res.output
+    assert "expert" in res.output and "route-focus" in res.output and "long-route" not in res.output
+
+
+def test_a_malformed_scheduler_address_is_named(tmp_path):
+    for address in ("notanaddress", "tcp://127.0.0.1:abc", "foo://x:1"):
+        res = invoke("simulate", PARIS, "-n", "1", "-q", "-o", str(tmp_path / "run"), "--scheduler", address)
+        assert res.exit_code == 1 and f"cannot use the Dask scheduler at {address}: not a scheduler address" in res.output
+        assert not (tmp_path / "run").exists()
+
+
+def test_names_too_long_for_the_file_system(tmp_path):
+    long = "b" * 300 + ".yaml"
+    res = invoke("state", "new", "-p", "2", long)
+    assert res.exit_code == 1 and "not found" in res.output
+    state = tmp_path / "state.yaml"
+    res = invoke("state", "new", "-p", "2", PARIS, "-o", str(state))
+    assert res.exit_code == 0, res.output
+    text = state.read_text(encoding="utf-8")
+    variant_line = next(line for line in text.splitlines() if line.startswith("variant:"))
+    state.write_text(text.replace(variant_line, "variant: " + "a" * 300 + ".yaml"), encoding="utf-8")
+    for sub in ("show", "legal"):
+        res = invoke("state", sub, str(state))
+        assert res.exit_code == 1 and "File name too long" in res.output
