@@ -260,3 +260,24 @@ def test_cli_unreachable_scheduler_leaves_no_folder(tmp_path):
         out.mkdir(parents=True)
         res = CliRunner().invoke(cli, ["simulate", PARIS, "-o", str(out), "-n", "2", "-q", "--scheduler", "tcp://127.0.0.1:1"])
         assert res.exit_code == 1 and out.is_dir() and not any(out.iterdir())
+
+
+def test_a_rerun_that_fails_half_way_leaves_the_previous_run_whole(tmp_path, monkeypatch):
+    """The disk fills while the report is written: every file of the earlier run is still there and
+    consistent (records and summary of the same games), and no temporary file is left."""
+    import errno
+
+    import ttr_maps.simulate.output as output
+
+    out = tmp_path / "run"
+    res = CliRunner().invoke(cli, ["simulate", PARIS, "-n", "2", "-p", "2", "-q", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(output, "build_report", full)
+    res = CliRunner().invoke(cli, ["simulate", PARIS, "-n", "5", "-p", "2", "--seed", "9", "-q", "-o", str(out)])
+    assert res.exit_code == 1 and "No space left on device" in res.output
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before

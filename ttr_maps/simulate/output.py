@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from .. import __version__
-from ..fileio import write_atomic
 from .report import build_report
 from .runner import RunSpec, game_for, run_games
 from .summary import SUMMARY_FORMAT, summarize
@@ -63,52 +62,68 @@ def simulate_to(spec: RunSpec, folder: str | Path, workers: int = 1, scheduler: 
     created = _make_dirs(out)
     start = time.perf_counter()
     cpu0 = time.process_time()
+    # Every file is written to a temporary name first and all are renamed at the end, so a run that fails
+    # half-way (a full disk, a scheduler out of reach, Ctrl-C) leaves a previous run's folder as it was.
+    temps: dict[str, str] = {}
     try:
-        fd, tmp = tempfile.mkstemp(dir=out, prefix=f".{RECORDS}.", suffix=".tmp")
-    except BaseException:
-        _remove_empty(created)
-        raise
-    try:
+        fd, temps[RECORDS] = tempfile.mkstemp(dir=out, prefix=f".{RECORDS}.", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             for line in run_games(spec, workers=workers, scheduler=scheduler, progress=progress):
                 f.write(line)
                 f.write("\n")
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, out / RECORDS)
+        elapsed = time.perf_counter() - start
+        game = game_for(spec.source)
+        meta = {
+            "variant": variant_label or spec.source.variant_path,
+            "bots": list(spec.bots),
+            "seed": spec.seed,
+            "observation": spec.observation,
+            "version": __version__,
+            "seat_rotation": "game i gives seat s the bot bots[(s + i) % players]",
+        }
+        summary = summarize(read_records(temps[RECORDS]), game, meta)
+        temps[SUMMARY] = _temp_file(out, SUMMARY, json.dumps(summary, indent=1, ensure_ascii=False) + "\n")
+        temps[REPORT] = _temp_file(out, REPORT, build_report(summary, game.board, game.variant))
+        run = {
+            "format": OUTPUT_FORMAT,
+            "files": [RECORDS, SUMMARY, REPORT],
+            "games": spec.games,
+            "workers": workers,
+            "scheduler": scheduler,
+            "seconds": round(elapsed, 3),
+            "games_per_second": round(spec.games / elapsed, 2) if elapsed > 0 else None,
+            "main_process_cpu_seconds": round(time.process_time() - cpu0, 3),
+        }
+        temps[RUN] = _temp_file(out, RUN, json.dumps(run, indent=1) + "\n")
+        for name in (RECORDS, SUMMARY, REPORT, RUN):
+            os.replace(temps[name], out / name)
+            del temps[name]
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        for tmp in temps.values():
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
         _remove_empty(created)  # a run that failed (a Dask scheduler out of reach...) leaves no folder behind
         raise
-    elapsed = time.perf_counter() - start
-    game = game_for(spec.source)
-    meta = {
-        "variant": variant_label or spec.source.variant_path,
-        "bots": list(spec.bots),
-        "seed": spec.seed,
-        "observation": spec.observation,
-        "version": __version__,
-        "seat_rotation": "game i gives seat s the bot bots[(s + i) % players]",
-    }
-    summary = summarize(read_records(out / RECORDS), game, meta)
-    write_atomic(out / SUMMARY, json.dumps(summary, indent=1, ensure_ascii=False) + "\n")
-    write_atomic(out / REPORT, build_report(summary, game.board, game.variant))
-    run = {
-        "format": OUTPUT_FORMAT,
-        "files": [RECORDS, SUMMARY, REPORT],
-        "games": spec.games,
-        "workers": workers,
-        "scheduler": scheduler,
-        "seconds": round(elapsed, 3),
-        "games_per_second": round(spec.games / elapsed, 2) if elapsed > 0 else None,
-        "main_process_cpu_seconds": round(time.process_time() - cpu0, 3),
-    }
-    write_atomic(out / RUN, json.dumps(run, indent=1) + "\n")
     _readable(out)
     return summary
+
+
+def _temp_file(out: Path, name: str, text: str) -> str:
+    """`text` in a new hidden temporary file beside `name` in `out`, on disk (fsync); its path."""
+    fd, tmp = tempfile.mkstemp(dir=out, prefix=f".{name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return tmp
 
 
 def _make_dirs(out: Path) -> list[Path]:
