@@ -16,6 +16,8 @@ from ttr_maps.fileio import write_atomic
 
 
 def _selectors(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...] | None:
+    if any(not v.replace(",", "").strip() for v in value):  # `--select ''` would quietly run nothing
+        raise click.BadParameter("give at least one check: a code, a prefix or a name (e.g. G,D003)")
     try:
         parse_selectors(value, CHECKS)
     except SelectorError as e:

@@ -54,6 +54,8 @@ def command(file: str, output: str, cards: str | None, ticket_id: str | None, ca
         raise click.ClickException(f"{file}: no board found")
     if cards and ticket_id:
         raise click.UsageError("give either --cards or --ticket, not both")
+    if ticket_id is not None and not ticket_id.strip():
+        raise click.UsageError("--ticket needs the ticket's two place ids, e.g. --ticket boston-miami")
     opts = BoardOptions(car_mm=car_mm, colorblind=colorblind, shadows=shadows, score_track=score_track, legend=legend)
     plan = plan_board(board, variant, opts)
     if cards or ticket_id:

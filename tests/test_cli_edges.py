@@ -50,3 +50,25 @@ def test_names_too_long_for_the_file_system(tmp_path):
     for sub in ("show", "legal"):
         res = invoke("state", sub, str(state))
         assert res.exit_code == 1 and "File name too long" in res.output
+
+
+def test_empty_selections_and_names_are_usage_errors(tmp_path):
+    res = invoke("validate", "--select", "", USA)
+    assert res.exit_code == 2 and "give at least one check" in res.output
+    res = invoke("render", "--ticket", "", "-o", str(tmp_path / "t.svg"), USA)
+    assert res.exit_code == 2 and "--ticket needs the ticket's two place ids" in res.output
+    for command, suffix in (("render", ".svg"), ("print", ".pdf")):
+        res = invoke(command, "-o", "", USA)
+        assert res.exit_code == 1 and f"-o needs a file name, e.g. -o board{suffix}" in res.output
+    assert not (tmp_path / "t.svg").exists()
+
+
+def test_a_check_option_of_nan_or_infinity_is_c001(tmp_path):
+    board = (MAPS / "boards" / "usa.yaml").read_text(encoding="utf-8")
+    (tmp_path / "usa.yaml").write_text(board, encoding="utf-8")
+    (tmp_path / "ttr-maps.toml").write_text("[checks.options.D004]\nclearance = nan\n[checks.options.B001]\ntolerance = inf\n",
+                                            encoding="utf-8")
+    res = invoke("validate", str(tmp_path / "usa.yaml"))
+    assert res.exit_code == 1
+    assert "ttr-maps.toml:2:1: error C001 D004 option 'clearance'" in res.output
+    assert "ttr-maps.toml:4:1: error C001 B001 option 'tolerance'" in res.output

@@ -99,6 +99,8 @@ def check_output(path: str | Path, option: str = "-o", suffix: str = ".svg") -> 
 
     Commands call this before their work, so a mistyped path fails at once.
     """
+    if not str(path).strip():
+        raise OutputError(f"{option} needs a file name, e.g. {option} board{suffix}")
     p = Path(path)
     shown = str(path)
     if p.is_dir():

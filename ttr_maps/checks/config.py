@@ -9,6 +9,8 @@ over `G`). `--select` replaces the config's `select`; `--ignore` adds to its
 
 from __future__ import annotations
 
+import math
+
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -213,7 +215,7 @@ def _read_options(value: Any, checks: Mapping[str, Check], settings: Settings, b
             ok = isinstance(v, bool) if isinstance(d, bool) else (
                 isinstance(v, (int, float)) and not isinstance(v, bool) and (isinstance(d, float) or isinstance(v, int))
             ) if isinstance(d, (int, float)) else isinstance(v, type(d))
-            if not ok or (isinstance(v, (int, float)) and not isinstance(v, bool) and v < 0):
+            if not ok or (isinstance(v, (int, float)) and not isinstance(v, bool) and not 0 <= v < math.inf):  # also NaN
                 bad(f"{code} option '{name}' must be a {'non-negative ' if isinstance(d, (int, float)) and not isinstance(d, bool) else ''}{type(d).__name__} like {d!r}", name)
                 continue
             settings.options.setdefault(code, {})[name] = float(v) if isinstance(d, float) else v
