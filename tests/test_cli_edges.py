@@ -72,3 +72,13 @@ def test_a_check_option_of_nan_or_infinity_is_c001(tmp_path):
     assert res.exit_code == 1
     assert "ttr-maps.toml:2:1: error C001 D004 option 'clearance'" in res.output
     assert "ttr-maps.toml:4:1: error C001 B001 option 'tolerance'" in res.output
+
+
+def test_state_commands_given_another_kind_of_file_say_which_and_what_to_do():
+    for path, kind in ((MAPS / "boards" / "usa.yaml", "a board file (ttr-board/1)"),
+                       (MAPS / "variants" / "usa.yaml", "a variant file (ttr-variant/1)"),
+                       (MAPS.parent / "examples" / "positions" / "usa.yaml", "a position file (ttr-position/1)")):
+        for sub in ("show", "legal"):
+            res = invoke("state", sub, str(path))
+            assert res.exit_code == 1 and f"this is {kind}, not a game state (ttr-state/1)" in res.output
+            assert "ttr-maps state new" in res.output and len(res.output.splitlines()) == 1

@@ -585,6 +585,15 @@ def load_state(path: str | Path) -> State:
         raise StateFileError("\n".join(d.as_text() for d in src.diagnostics))
     if src.diagnostics and any(d.severity.value == "error" for d in src.diagnostics):
         raise StateFileError("\n".join(d.as_text() for d in src.diagnostics))
+    fmt = src.data.get("format") if isinstance(src.data, dict) else None
+    if isinstance(fmt, str) and fmt != STATE_FORMAT:
+        kind = {"ttr-board": "a board", "ttr-variant": "a variant", "ttr-position": "a position"}.get(fmt.split("/")[0])
+        if kind is not None:
+            raise StateFileError(
+                f"this is {kind} file ({fmt}), not a game state ({STATE_FORMAT}); make a state with "
+                "`ttr-maps state new VARIANT -p N -o state.yaml`"
+                + (", or score a position with `ttr-maps score`" if kind == "a position" else "")
+            )
     sf = parse_state_file(src.data)
     variant_path = Path(path).parent / sf.variant
     if not variant_path.is_file():
