@@ -65,8 +65,10 @@ def command() -> None:
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=str), default=None, help="State file to write (default: print).")
 def new(variant: str, players: int, seed: int | None, out: str | None) -> None:
     """Deal a new game of VARIANT: shuffled decks, starting hands, face-up cards and starting tickets."""
+    from ttr_maps.bundled import resolve
     from ttr_maps.engine.game import Game
 
+    variant = resolve(variant)
     if not os.path.isfile(variant):  # (os.path's answer is False for a name too long, where Path's raises)
         raise click.ClickException(f"variant file '{variant}' not found")
     _check_output(out)

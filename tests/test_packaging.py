@@ -1,8 +1,11 @@
-"""The package installs every subpackage and keeps `cli` inside the ttr_maps namespace."""
+"""The package installs every subpackage, keeps `cli` inside the ttr_maps namespace, and its wheel alone works."""
 
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 from setuptools import find_packages
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,3 +23,42 @@ def test_cli_installs_under_ttr_maps():
 
     assert main.cli.name is not None
     assert Path(main.__file__).resolve().parent == ROOT / "cli"
+
+
+@pytest.fixture(scope="module")
+def wheel_venv(tmp_path_factory):
+    """A fresh virtual environment with only the wheel built from this tree (and its dependencies)."""
+    where = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(where), str(ROOT)],
+                   check=True, capture_output=True)
+    (wheel,) = where.glob("ttr_maps-*.whl")
+    venv = where / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)], check=True, capture_output=True)
+    return venv
+
+
+@pytest.mark.slow
+def test_the_wheel_alone_validates_and_plays_bundled_boards(wheel_venv, tmp_path):
+    """No clone: the bundled boards, variants and schemas come from the installed package."""
+    exe = str(wheel_venv / "bin" / "ttr-maps")
+
+    def ttr(*args):
+        return subprocess.run([exe, *args], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+
+    out = ttr("validate", "usa")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "site-packages" in out.stdout  # the installed copy, not this clone
+    assert "europe-1912" in ttr("boards").stdout
+    folder = Path(ttr("schema", "--path").stdout.strip())
+    assert (folder / "board.schema.json").is_file() and "site-packages" in str(folder)
+    assert ttr("state", "new", "europe-1912", "-p", "3", "-s", "1", "-o", "game.yaml").returncode == 0
+    assert ttr("state", "legal", "game.yaml").returncode == 0
+
+
+@pytest.mark.slow
+def test_the_lean_install_leaves_out_dask_and_pytest(wheel_venv):
+    py = str(wheel_venv / "bin" / "python")
+    for module in ("distributed", "pytest"):
+        gone = subprocess.run([py, "-c", f"import {module}"], capture_output=True)
+        assert gone.returncode != 0, f"{module} is installed by `pip install ttr-maps`; make it an extra"

@@ -40,4 +40,6 @@ def all_schema_texts() -> dict[str, str]:
 
 
 def committed_schema_dir() -> Path:
-    return Path(__file__).resolve().parent.parent / "schemas"
+    from .bundled import schemas_dir
+
+    return schemas_dir()

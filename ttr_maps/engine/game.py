@@ -93,8 +93,10 @@ class Game:
     @classmethod
     def from_file(cls, path: str | Path, num_players: int) -> Game:
         """Load a variant file (and its board); raises LoadError or ValueError."""
+        from ..bundled import resolve
         from ..load import load_variant
 
+        path = resolve(path)
         variant, board = load_variant(path)
         return cls(variant, board, num_players, variant_path=str(path))
 

@@ -28,6 +28,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field
 
+from ..bundled import resolve
 from ..diagnostics import Diagnostic, Severity, did_you_mean, has_errors, register_code
 from ..load import load, read_source
 from ..load.source import Source
@@ -171,14 +172,14 @@ def load_position(path: str | Path) -> LoadedPosition:
     if model is None:
         return result
     assert isinstance(model, _PositionData)
-    variant_path = Path(path).parent / model.variant
+    variant_path = resolve(model.variant, Path(path).parent, kinds=("variants",))
     result.variant_path = str(variant_path)
     loaded = load(variant_path)
     if loaded.kind != "variant" or not loaded.ok or loaded.variant is None or loaded.board is None:
         why = (
             "is not a variant file (format ttr-variant/1)" if loaded.kind == "board"
             else f"cannot be used; fix the problems reported for {variant_path}" if loaded.kind == "variant"
-            else f"cannot be read (looked at {variant_path}); the path is relative to this file"
+            else f"cannot be read (looked at {variant_path}); the path is relative to this file, or a bundled variant's name (`ttr-maps boards`)"
         )
         result.diagnostics.append(_diag(src, ("variant",), "Q010", f"variant '{model.variant}' {why}"))
         result.diagnostics += loaded.diagnostics

@@ -595,9 +595,11 @@ def load_state(path: str | Path) -> State:
                 + (", or score a position with `ttr-maps score`" if kind == "a position" else "")
             )
     sf = parse_state_file(src.data)
-    variant_path = Path(path).parent / sf.variant
+    from ..bundled import resolve
+
+    variant_path = Path(resolve(sf.variant, Path(path).parent, kinds=("variants",)))
     if not variant_path.is_file():
-        raise StateFileError(f"variant: file '{sf.variant}' not found (looked at {variant_path}); the path is relative to the state file")
+        raise StateFileError(f"variant: file '{sf.variant}' not found (looked at {variant_path}); the path is relative to the state file, or a bundled variant's name (`ttr-maps boards`)")
     try:
         game = Game.from_file(variant_path, len(sf.players))
     except ValueError as exc:
@@ -615,8 +617,12 @@ def dump_state(state: State, path: str | Path, fmt: str | None = None) -> str:
 
     import yaml
 
+    from ..bundled import bundled_name
+
     ref = state.game.variant_path or ""
-    if ref:
+    if ref and bundled_name(ref):
+        ref = bundled_name(ref) or ""  # a bundled variant by its name: the file moves with the installation
+    elif ref:
         try:
             ref = os.path.relpath(Path(ref).resolve(), Path(path).resolve().parent)
         except ValueError:

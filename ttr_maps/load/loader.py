@@ -14,6 +14,7 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..bundled import resolve
 from ..diagnostics import Diagnostic, LoadError, Severity, did_you_mean, has_errors
 from ..model.board import BOARD_FORMAT, Board
 from ..model.variant import VARIANT_FORMAT, Variant
@@ -53,7 +54,9 @@ class Loaded:
 
 
 def load(path: str | Path) -> Loaded:
-    """Load a board or a variant (told apart by its `format`); a variant also loads its board."""
+    """Load a board or a variant (told apart by its `format`); a variant also loads its board.
+    A bundled name (`usa`) stands for the bundled file when no such file exists."""
+    path = resolve(path)
     src = read_source(path)
     result = Loaded(str(path), source=src, diagnostics=list(src.diagnostics))
     kind = _format_kind(src, result.diagnostics)
@@ -215,11 +218,11 @@ def _variant_board(src: Source, result: Loaded) -> Board | None:
     ref = src.data.get("board") if isinstance(src.data, dict) else None
     if not isinstance(ref, str) or not ref or src.pos(("board",)) in _error_spots(src, out):
         return None  # the schema check reports it
-    board_path = os.path.normpath(os.path.join(os.path.dirname(src.path), ref))
+    board_path = resolve(ref, os.path.dirname(src.path), kinds=("boards",))
     result.board_path = board_path
     if not os.path.exists(board_path):
         out.append(
-            src.diag(("board",), "V001", f"board file '{ref}' not found (looked for {board_path}); the path is relative to this variant file")
+            src.diag(("board",), "V001", f"board file '{ref}' not found (looked for {board_path}); the path is relative to this variant file, or a bundled board's name (`ttr-maps boards`)")
         )
         return None
     board_src = read_source(board_path)

@@ -122,11 +122,22 @@ def read_source(path: str | Path) -> Source:
     return src
 
 
+def _bundled_hint(p: Path) -> str:
+    """For a bare name: the bundled one it is probably a misspelling of, and where they are listed."""
+    from ..bundled import names
+    from ..diagnostics import did_you_mean
+
+    if p.suffix or len(p.parts) != 1:
+        return ""
+    known = list(names("variants")) + list(names("boards"))
+    return f", or give a bundled board's name{did_you_mean(p.name, known)} (`ttr-maps boards` lists them)"
+
+
 def _read_text(p: Path, src: Source) -> str | None:
     """The file's text, or None after recording why it cannot be read."""
     try:
         if not p.exists():
-            src.add(WHOLE_FILE, "P001", "file not found; check the path")
+            src.add(WHOLE_FILE, "P001", f"file not found; check the path{_bundled_hint(p)}")
             return None
         if p.is_dir():
             src.add(WHOLE_FILE, "P002", "this is a folder, not a board or variant file; name a .yaml or .json file")
