@@ -5,7 +5,10 @@
     passenger kassel | passenger skip | move kassel fulda wurzburg | move stop | flag blue | flag skip | pass
 
 A payment is `N<kind>` parts joined by `+`: a colour, `loco` (also `locomotive`,
-`joker`), `big` (+4 locomotive) or `passenger`; `0` pays nothing.
+`joker`), `big` (+4 locomotive) or `passenger`; `0` pays nothing. `+` only ever
+joins parts (`2yellow+4loco` is two yellow cards and four locomotives), so the +4
+locomotive is written `big`. Numbers are ASCII digits; anything else is a
+NotationError (a usage error for the command line), never a crash.
 """
 
 from __future__ import annotations
@@ -49,7 +52,20 @@ USAGE = (
     "move PLACE PLACE ... [stop] | move stop | flag COLOUR | flag skip | pass"
 )
 
-_PART = re.compile(r"^(\d+)([a-z+][a-z0-9+-]*)$")
+# A payment part: a count (ASCII digits) and a card kind starting with a letter (`[a-z]` is ASCII only).
+_PART = re.compile(r"([0-9]+)([a-z][a-z0-9-]*)")
+_NUMBER = re.compile(r"[0-9]+")
+_INDEXED_TRACK = re.compile(r"([a-z][a-z0-9-]*)\.([0-9]+)")
+
+
+def _number(token: str) -> int | None:
+    """A whole number written in ASCII digits, or None (`int` would also take `²`-like digits, `_` and signs)."""
+    return int(token) if _NUMBER.fullmatch(token) else None
+
+
+def is_payment(token: str) -> bool:
+    """Whether `token` reads as a payment (`0`, `3pink`, `2yellow+4loco`) rather than a track or a place."""
+    return token == "0" or all(_PART.fullmatch(part) for part in re.split(r"[+,]", token))
 
 
 def track_token(game: Game, route: int, track: int) -> str:
@@ -75,11 +91,15 @@ def parse_payment(game: Game, text: str) -> Payment:
     if text in ("0", "", "nothing"):
         return ()
     counts: dict[int, int] = {}
-    for part in re.split(r"[+,]", text.replace("+4", "big")):
+    for part in re.split(r"[+,]", text):
         if not part:
             continue
-        m = _PART.match(part)
+        m = _PART.fullmatch(part)
         if not m:
+            if _NUMBER.fullmatch(part):
+                raise NotationError(
+                    f"'{part}' has no card kind; `+` joins payment parts (2red+1loco), so a +4 locomotive is written `big`, e.g. 1big"
+                )
             raise NotationError(f"'{part}' is not a payment part; write e.g. 3pink, 2red+1loco, 1passenger")
         n, kind = int(m.group(1)), m.group(2)
         k = t.kind_index.get(kind)
@@ -93,10 +113,10 @@ def parse_payment(game: Game, text: str) -> Payment:
 
 
 def _ints(tokens: list[str], what: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(x) for x in tokens)
-    except ValueError:
-        raise NotationError(f"{what} takes whole numbers, got {' '.join(tokens)}") from None
+    numbers = tuple(_number(x) for x in tokens)
+    if None in numbers:
+        raise NotationError(f"{what} takes whole numbers written with the digits 0-9, got {' '.join(tokens)}")
+    return numbers  # type: ignore[return-value]
 
 
 def _route(game: Game, name: str) -> int:
@@ -118,9 +138,10 @@ def _place(game: Game, name: str) -> str:
 
 def _track(game: Game, route: int, token: str, state: State | None) -> int:
     tracks = game.board.routes[route].tracks
-    if token.isdigit():
-        return int(token)
-    m = re.fullmatch(r"([a-z][a-z0-9-]*)\.(\d+)", token)
+    index = _number(token)
+    if index is not None:
+        return index
+    m = _INDEXED_TRACK.fullmatch(token)
     if m:
         return int(m.group(2))
     candidates = [i for i, c in enumerate(tracks) if c == token]
@@ -169,15 +190,15 @@ def _parse_one(game: Game, tok: list[str], state: State | None) -> list[Action]:
             return [DrawBlind()]
         if len(args) == 2 and args[0] in ("faceup", "face-up", "open"):
             return [DrawFaceUp(_ints(args[1:], "draw faceup")[0])]
-        if len(args) == 1 and args[0].isdigit():
-            return [DrawFaceUp(int(args[0]))]
+        if len(args) == 1 and _number(args[0]) is not None:
+            return [DrawFaceUp(_ints(args, "draw")[0])]
         raise NotationError("write `draw blind` or `draw faceup N` (N = slot 0-4)")
     if verb == "claim":
         if len(args) < 2:
             raise NotationError("write `claim ROUTE [TRACK] PAYMENT`, e.g. `claim athina-sofia pink 3pink`")
         route = _route(game, args[0])
         rest = args[1:]
-        if len(rest) >= 2 or not _PART.match(rest[0].split("+")[0]) and rest[0] != "0":
+        if len(rest) >= 2 or not is_payment(rest[0]):
             track = _track(game, route, rest[0], state)
             rest = rest[1:]
         else:
@@ -229,7 +250,7 @@ def _parse_move(game: Game, args: list[str], state: State | None) -> list[Action
         args = args[:-1]
     explicit: list[Payment] | None = None
     def is_pay(a: str) -> bool:
-        return a == "0" or (bool(_PART.match(a)) and a not in game.t.place_index)
+        return a == "0" or (is_payment(a) and a not in game.t.place_index)
 
     places = [a for a in args if not is_pay(a)]
     pays = [a for a in args if is_pay(a)]
