@@ -16,7 +16,6 @@ import re
 import sys
 from functools import cache
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from .figures import SHAPE, deck_figures
@@ -45,23 +44,16 @@ NOTE = (
 )
 
 
-def _maps() -> Path:
-    here = Path(__file__).resolve().parent
-    for cand in (here.parent.parent / "maps", here.parent / "maps"):
-        if (cand / "boards").is_dir():
-            return cand
-    raise FileNotFoundError("the bundled maps/ folder is not installed")
-
-
 def measure() -> dict[str, Any]:
     """Measure every deck of `DECKS` on its bundled board."""
+    from ..bundled import maps_dir
     from ..load import load_board
 
     boards: dict[str, tuple[Any, BoardPaths]] = {}
     decks: dict[str, Any] = {}
     for name, (board_name, parts) in DECKS.items():
         if board_name not in boards:
-            board = load_board(_maps() / "boards" / f"{board_name}.yaml")
+            board = load_board(maps_dir() / "boards" / f"{board_name}.yaml")
             boards[board_name] = (board, BoardPaths(board))
         board, paths = boards[board_name]
         fig = deck_figures(paths, board.tickets_in(parts))
