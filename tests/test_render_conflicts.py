@@ -8,7 +8,7 @@ from conftest import MAPS
 from ttr_maps.load import load_variant
 from ttr_maps.model.board import Board
 from ttr_maps.render import BoardOptions, plan_board
-from ttr_maps.render.conflicts import route_conflicts
+from ttr_maps.render.conflicts import car_overlaps, route_conflicts
 
 # Measured with `python benchmarks/bench_render.py --conflicts` when the router learnt to try
 # bows of several sizes on both sides and to choose shapes jointly (before: USA 11, Europe 15,
@@ -71,3 +71,20 @@ def test_overlapping_spaces_of_two_routes_are_reported_once_per_pair():
     for s, t in zip(plan.routes[0].tracks[0].spaces, other):
         t.x, t.y, t.angle = s.x + 1.0, s.y, s.angle
     assert route_conflicts(plan).overlapping == [(("a", "b"), ("c", "d"))]
+
+
+def test_the_measure_gives_the_worst_shared_share_of_a_car_per_pair_of_routes():
+    board = _board([("a", 0, 0), ("b", 4, 0), ("c", 0, 3), ("d", 4, 3)], [("a", "b", 3), ("c", "d", 3)])
+    plan = plan_board(board, None, BoardOptions())
+    assert car_overlaps(plan) == []
+    mine, other = plan.routes[0].tracks[0].spaces, plan.routes[1].tracks[0].spaces
+    # One car of c-d slid sideways over the middle car of a-b by a quarter of its width: 75% shared.
+    t, s = other[1], mine[1]
+    t.x, t.y, t.angle = s.x, s.y + plan.space_width / 4, s.angle
+    found = car_overlaps(plan)
+    assert [(o.ends(plan), round(o.share, 3), o.first_car, o.second_car) for o in found] == [((("a", "b"), ("c", "d")), 0.75, 1, 1)]
+    assert found[0].at == pytest.approx((s.x, s.y + plan.space_width / 8))
+    # Barely touching (1% of a car) is under the 2% measure.
+    t.y = s.y + plan.space_width * 0.99
+    assert car_overlaps(plan) == []
+    assert len(car_overlaps(plan, share=0.005)) == 1
