@@ -288,7 +288,7 @@ def test_cli_refuses_an_illegal_action_naming_the_rule_and_writes_nothing(tmp_pa
     out = tmp_path / "out.yaml"
     r = run("state", "apply", str(s0), "keep 0", "-o", str(out))
     assert r.exit_code == 1
-    assert "keep at least 2" in r.output and "rule: RULES.md 1/2a: keeping tickets" in r.output
+    assert "keep at least 2" in r.output and "rule: keeping tickets (docs/rules.md#keeping-tickets)" in r.output
     assert not out.exists()
     r = run("state", "apply", str(s0), "keep 0 1", "keep 0 1", "claim atlanta-miami blue 5blue", "-o", str(out))
     assert r.exit_code == 1 and "does not hold" in r.output and not out.exists()

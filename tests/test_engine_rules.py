@@ -1,4 +1,4 @@
-"""Scenario tests: one or more for every rule of RULES.md the engine plays.
+"""Scenario tests: one or more for every rule of docs/rules.md the engine plays.
 
 Each sets up a position (a state file in tests/scenarios/ or a small dict in the
 `ttr-state/1` format), applies actions, and checks what is legal, what happens
@@ -166,7 +166,7 @@ def test_redeal_loop_stops_when_no_redeal_can_change_the_row():
 
 
 def test_stopped_redeal_loop_is_taken_up_again_once_a_redeal_could_change_the_row():
-    """RULES.md 1 (the 3-locomotive check "applies at setup and at any later moment") and 6 (the redeal loop):
+    """docs/rules.md#the-face-up-row (checked at setup and whenever the row changes) and #the-redeal-loop:
     a row left face up because no redeal could change it is redealt as soon as one could, e.g. after a claim
     puts coloured cards in the discards, not only when someone next takes a face-up card."""
     seats = {0: {"hand": {c: 12 for c in ("pink", "white", "yellow", "orange", "black")} | {"red": 11, "green": 11}},
@@ -264,7 +264,7 @@ def test_gray_route_takes_any_single_colour():
 
 
 def test_malformed_payments_are_refused_saying_what_is_wrong():
-    """RULES.md 1 (all of one colour; locomotives replace any card): the refusal says why, not a generic text."""
+    """docs/rules.md#claiming-a-route (all of one colour; locomotives replace any card): the refusal says why, not a generic text."""
     s = make(seats={0: {"hand": {"red": 1, "blue": 2, "locomotive": 1}}})
     assert "mixes" in refused(s, "claim atlanta-charleston 1red+1blue", errors.R_CLAIM).reason
     assert "more than any payment needs" in refused(s, "claim atlanta-charleston 99red", errors.R_CLAIM).reason

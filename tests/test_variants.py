@@ -1,8 +1,8 @@
-"""The bundled variants play the published editions (RULES.md sections 2a and 7).
+"""The bundled variants play the published editions (docs/rules.md#the-bundled-editions).
 
 Every variant file sets every knob explicitly, so a reader sees the whole rule
 set in one place and a changed default in the model cannot silently change an
-edition. The figures asserted here are the table of RULES.md section 7.
+edition. The figures asserted here are the table of docs/rules.md#the-bundled-editions.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def test_usa() -> None:
 
 
 def test_europe_variants_differ_only_in_their_tickets() -> None:
-    """All four are the Europe rules (RULES.md 2a: same board, same rules otherwise)."""
+    """All four are the Europe rules (docs/rules.md#europe: same board, same rules otherwise)."""
     dumps = []
     for name in EUROPE:
         v, _ = _load(name)

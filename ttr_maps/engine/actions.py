@@ -191,7 +191,7 @@ class SkipFlag(Action):
 
 @dataclass(frozen=True, slots=True)
 class Pass(Action):
-    """Only legal when nothing else is (RULES.md section 6)."""
+    """Only legal when nothing else is (docs/rules.md#no-legal-action)."""
 
     def text(self, route_id: str | None = None) -> str:
         return "pass"

@@ -35,7 +35,7 @@ def draw_top(state: State) -> int:
 
 
 def reshuffle(state: State) -> None:
-    """Shuffle the discards into a new deck (RULES.md 1: when the deck is empty)."""
+    """Shuffle the discards into a new deck (docs/rules.md#drawing-train-cards)."""
     discard = state.discard
     new = []
     for kind, n in enumerate(discard):
@@ -63,7 +63,7 @@ def _row_forces_redeal(state: State) -> bool:
 
 
 def _redeal_could_change(state: State) -> bool:
-    """Could some redeal show a row that does not force another one? (RULES.md 6: the redeal loop.)"""
+    """Could some redeal show a row that does not force another one? (docs/rules.md#the-redeal-loop)"""
     t = state.t
     counts = list(state.discard)
     for k in state.deck:
@@ -84,7 +84,7 @@ def _redeal_could_change(state: State) -> bool:
 def check_face_up(state: State) -> None:
     """Redeal the face-up row while it shows too many locomotives (or passenger cards).
 
-    Open case (RULES.md 6): when no redeal could show a row without a redeal,
+    Open case (docs/rules.md#the-redeal-loop): when no redeal could show a row without a redeal,
     the cards stay face up and `redeal-loop-stopped` is counted.
     """
     redeals = 0
@@ -106,7 +106,7 @@ def check_face_up(state: State) -> None:
 
 def recheck_face_up(state: State) -> None:
     """End of a turn: a row left with too many locomotives (the loop was stopped) is redealt once a redeal
-    could change it, e.g. after a claim filled the discards (RULES.md 1: the check applies at any moment)."""
+    could change it, e.g. after a claim filled the discards (docs/rules.md#the-face-up-row)."""
     if _row_forces_redeal(state) and _redeal_could_change(state):
         check_face_up(state)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 class IllegalAction(ValueError):
-    """An action the rules forbid in this state. `rule` names the rule (RULES.md section)."""
+    """An action the rules forbid in this state. `rule` names the rule and its section of docs/rules.md."""
 
     def __init__(self, reason: str, rule: str):
         self.reason = reason
@@ -12,21 +12,26 @@ class IllegalAction(ValueError):
         super().__init__(f"{reason} ({rule})")
 
 
+def rule(words: str, anchor: str) -> str:
+    """A rule's name and where docs/rules.md explains it: `claiming a route (docs/rules.md#claiming-a-route)`."""
+    return f"{words} (docs/rules.md#{anchor})"
+
+
 # Rule names used in IllegalAction, so every refusal cites the rule that forbids it.
-R_TURN = "RULES.md 1: a turn is exactly one action"
-R_DRAW = "RULES.md 1: draw train cards"
-R_FACE_UP_LOCO = "RULES.md 1: a face-up locomotive is the whole draw and never the second card"
-R_CLAIM = "RULES.md 1: claim a route"
-R_TRAINS = "RULES.md 1: the player must have enough trains left"
-R_PARALLEL = "RULES.md 1: parallel routes"
-R_TICKETS = "RULES.md 1: draw tickets"
-R_KEEP = "RULES.md 1/2a: keeping tickets"
-R_FERRY = "RULES.md 2: ferries"
-R_TUNNEL = "RULES.md 2: tunnels"
-R_STATION = "RULES.md 2: build a station"
-R_BIG_LOCO = "RULES.md 4: +4 locomotives"
-R_PASSENGER = "RULES.md 4: passengers"
-R_FLAG = "RULES.md 5: French flags"
-R_PASS = "RULES.md 6: pass only when no action is legal"
-R_OVER = "RULES.md 1: end of game"
-R_PLAYER = "the acting player"
+R_TURN = rule("a turn is exactly one action", "a-turn")
+R_DRAW = rule("drawing train cards", "drawing-train-cards")
+R_FACE_UP_LOCO = rule("a face-up locomotive is the whole draw and never the second card", "face-up-locomotives")
+R_CLAIM = rule("claiming a route", "claiming-a-route")
+R_TRAINS = rule("the player must have enough trains left", "enough-trains")
+R_PARALLEL = rule("parallel routes", "parallel-routes")
+R_TICKETS = rule("drawing tickets", "drawing-tickets")
+R_KEEP = rule("keeping tickets", "keeping-tickets")
+R_FERRY = rule("ferries", "ferries")
+R_TUNNEL = rule("tunnels", "tunnels")
+R_STATION = rule("building a station", "stations")
+R_BIG_LOCO = rule("big (+4) locomotives", "big-locomotives")
+R_PASSENGER = rule("passengers", "passengers-and-goods")
+R_FLAG = rule("French flags", "french-flags")
+R_PASS = rule("pass only when no action is legal", "passing")
+R_OVER = rule("the game is over", "end-of-the-game")
+R_PLAYER = rule("the acting player", "the-acting-player")

@@ -1,4 +1,4 @@
-"""French flags (RULES.md 5, Paris).
+"""French flags (Paris; docs/rules.md#french-flags).
 
 After claiming a route of a flag colour, paid with at least one card of that
 colour, the player may set one of those cards in front of them if they have no

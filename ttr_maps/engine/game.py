@@ -55,7 +55,7 @@ PHASE_DOC = {
     PH_OVER: "done: the game is over",
 }
 
-# Names of the open cases of RULES.md 6 counted in every game record (docs/engine.md).
+# Names of the open cases (docs/rules.md#open-cases) counted in every game record (docs/engine.md).
 OPEN_CASES = ("pass", "all-passed", "redeal-loop-stopped", "second-draw-impossible")
 
 

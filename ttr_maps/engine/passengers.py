@@ -1,4 +1,4 @@
-"""Passengers and goods (RULES.md 4, Märklin).
+"""Passengers and goods (Märklin; docs/rules.md#passengers-and-goods).
 
 After a claim the player may place an unplaced passenger on a free end of the
 route (a city: passengers never stand in or pass through countries). Moving a

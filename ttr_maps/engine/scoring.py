@@ -1,6 +1,6 @@
 """Exact final scoring of a position: routes, tickets, stations, bonuses, tie-breaks.
 
-The rules (RULES.md section 1 and each edition's; the rulebooks win):
+The rules (docs/rules.md#final-scoring):
 - Routes score by the variant's table, unless the position says what a player
   scored in play (`route_points`).
 - A ticket is complete when the player's own routes connect its two ends, plus

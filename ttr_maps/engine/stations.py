@@ -1,4 +1,4 @@
-"""Stations (RULES.md 2): the n-th station costs `stations.costs[n-1]` cards of one colour.
+"""Stations (docs/rules.md#stations): the n-th station costs `stations.costs[n-1]` cards of one colour.
 
 Locomotives replace any card; +4 locomotives and passenger cards do not (a
 station is not a route). Stations go in cities only, one per place.

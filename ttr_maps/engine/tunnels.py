@@ -1,4 +1,4 @@
-"""Tunnels (RULES.md 2): pay, turn up cards, pay one more for each match or take the cards back."""
+"""Tunnels (docs/rules.md#tunnels): pay, turn up cards, pay one more for each match or take the cards back."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The variant (rule set) format (`ttr-variant/1`): every knob that differs between editions.
 
 A variant names its board and sets the rules the engine plays. Every knob of
-RULES.md section 7 is a field here; the engine reads nothing else. Defaults are
+the rules (docs/rules.md) is a field here; the engine reads nothing else. Defaults are
 the core (USA) rules, so a fan variant only writes what it changes.
 """
 

@@ -201,9 +201,9 @@ def build_report(summary: dict, board: Board | None = None, variant: Variant | N
     # ---- open cases
     h.append("<h2>Situations the rulebooks do not settle</h2><table><tr><th>counter</th><th>kind</th><th>games where it happened</th><th>times per game</th></tr>")
     for name, c in s["open_cases"].items():
-        kind = "open case (RULES.md 6)" if c["open_case"] else "other event"
+        kind = "open case" if c["open_case"] else "other event"
         h.append(f"<tr><td>{escape(name)}</td><td>{kind}</td><td class='num'>{c['games']} ({_ci(c['rate'])})</td><td class='num'>{c['per_game']:.3f}</td></tr>")
-    h.append("</table><p class='note'>How the engine settles each case: docs/engine.md, “Open cases”.</p>")
+    h.append("</table><p class='note'>How the engine settles each case: docs/rules.md#open-cases.</p>")
     h.append("<p class='note'>Made by <code>ttr-maps simulate</code>; the numbers are in summary.json beside this file and each game in records.jsonl (docs/simulate.md).</p>")
     h.append("</main></body></html>")
     return "".join(h)

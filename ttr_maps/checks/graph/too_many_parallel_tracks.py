@@ -3,7 +3,7 @@
 Tracks are counted over every route entry joining the same two places, in
 either direction. The limit is the most tracks a readable bundle of cars holds,
 3 (triple routes exist on the Märklin board), and with a variant also the most
-tracks its parallel-route rule ever opens (RULES.md section 7): one player never
+tracks its parallel-route rule ever opens (docs/rules.md#parallel-routes): one player never
 claims two tracks of a route, and with fewer players than
 `parallel.all_tracks_from` only one track of each route is open. So for each
 player count `n` the variant allows, `n` tracks are usable from
