@@ -13,6 +13,7 @@ import re
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Mapping
 
 from ..bundled import resolve
 from ..diagnostics import Diagnostic, LoadError, Severity, did_you_mean, has_errors
@@ -53,11 +54,16 @@ class Loaded:
         return not has_errors(self.diagnostics)
 
 
-def load(path: str | Path) -> Loaded:
+def load(path: str | Path, texts: Mapping[str, str] | None = None) -> Loaded:
     """Load a board or a variant (told apart by its `format`); a variant also loads its board.
-    A bundled name (`usa`) stands for the bundled file when no such file exists."""
-    path = resolve(path)
-    src = read_source(path)
+    A bundled name (`usa`) stands for the bundled file when no such file exists.
+
+    `texts` maps a file's path to text to read in place of what is on disk (an unsaved edit).
+    """
+    texts = {os.path.normpath(str(k)): v for k, v in (texts or {}).items()}
+    if os.path.normpath(str(path)) not in texts:
+        path = resolve(path)
+    src = read_source(path, texts.get(os.path.normpath(str(path))))
     result = Loaded(str(path), source=src, diagnostics=list(src.diagnostics))
     kind = _format_kind(src, result.diagnostics)
     if kind == "board":
@@ -67,7 +73,7 @@ def load(path: str | Path) -> Loaded:
     elif kind == "variant":
         result.kind = "variant"
         variant = validate(src, Variant, result.diagnostics)
-        board = _variant_board(src, result)
+        board = _variant_board(src, result, texts)
         if result.ok and variant is not None and board is not None and result.board_source is not None:
             rules.check_rules(src, result.board_source, variant, board, result.diagnostics)  # type: ignore[arg-type]
         if result.ok:
@@ -212,7 +218,7 @@ def _error_spots(src: Source, out: list[Diagnostic]) -> set[tuple[int, int]]:
     return {(d.line, d.col) for d in out if d.path == src.path and d.severity is Severity.ERROR}
 
 
-def _variant_board(src: Source, result: Loaded) -> Board | None:
+def _variant_board(src: Source, result: Loaded, texts: Mapping[str, str]) -> Board | None:
     """Load the board a variant names, adding its diagnostics, then check the variant against it."""
     out = result.diagnostics
     ref = src.data.get("board") if isinstance(src.data, dict) else None
@@ -220,12 +226,12 @@ def _variant_board(src: Source, result: Loaded) -> Board | None:
         return None  # the schema check reports it
     board_path = resolve(ref, os.path.dirname(src.path), kinds=("boards",))
     result.board_path = board_path
-    if not os.path.exists(board_path):
+    if not os.path.exists(board_path) and os.path.normpath(board_path) not in texts:
         out.append(
             src.diag(("board",), "V001", f"board file '{ref}' not found (looked for {board_path}); the path is relative to this variant file, or a bundled board's name (`ttr-maps boards`)")
         )
         return None
-    board_src = read_source(board_path)
+    board_src = read_source(board_path, texts.get(os.path.normpath(board_path)))
     result.board_source = board_src
     out.extend(board_src.diagnostics)
     before = len(out)

@@ -100,11 +100,15 @@ class _Stop(Exception):
     """Reading cannot go on (too deep, too many values): the diagnostic is already recorded."""
 
 
-def read_source(path: str | Path) -> Source:
-    """Parse `path` (JSON when it ends in .json, else YAML). Never raises for bad input."""
+def read_source(path: str | Path, text: str | None = None) -> Source:
+    """Parse `path` (JSON when it ends in .json, else YAML). Never raises for bad input.
+
+    With `text`, parse that instead of the file's contents, as if it were saved at `path`
+    (an editor checks a change before writing it).
+    """
     p = Path(path)
     src = Source(os.path.normpath(str(path)))
-    text = _read_text(p, src)
+    text = _read_text(p, src) if text is None else _decode(text.encode("utf-8", "surrogatepass"), src)
     if text is None:
         return src
     try:
@@ -153,6 +157,11 @@ def _read_text(p: Path, src: Source) -> str | None:
     except OSError as e:
         src.add(WHOLE_FILE, "P013", f"cannot read the file: {e.strerror or e}")
         return None
+    return _decode(raw, src)
+
+
+def _decode(raw: bytes, src: Source) -> str | None:
+    """The text of a file's bytes, or None after recording why it is no board text."""
     if len(raw) > MAX_BYTES:
         src.add(WHOLE_FILE, "P003", f"the file is larger than {MAX_BYTES // (1024 * 1024)} MiB; a board is far smaller (so this is probably the wrong file)")
         return None
