@@ -224,6 +224,7 @@ _MAP_TAG = _TAG + "map"
 _MERGE_TAG = _TAG + "merge"
 _STR_TAG = _TAG + "str"
 _INT_TAG = _TAG + "int"
+_FLOAT_TAG = _TAG + "float"
 _DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 _NUMBERISH = re.compile(r"[-+]?[0-9][0-9a-fA-FxXoObB_:]*")
 _SHORT_TAGS = {"!!" + t: _TAG + t for t in ("null", "bool", "int", "float", "str", "seq", "map")}
@@ -380,22 +381,42 @@ class _YamlReader:
             value = int(ev.value)
             return self._too_large(ev.value, pos, is_key) if value.bit_length() > MAX_INT_BITS else value
         if tag == _MERGE_TAG:
-            return _MergeKey
+            if is_key and ev.value == "<<":
+                return _MergeKey
+            self.src.add(pos, "P012", f"the tag {_short_tag(ev.tag)} belongs only on a merge key `<<`; remove it")
+            return _BAD_KEY if is_key else ev.value
         if tag not in _SCALAR_TAGS:
             self.src.add(pos, "P012", f"unsupported tag {_short_tag(ev.tag)}; remove it (only plain YAML data is allowed)")
             return ev.value
+        if not ev.implicit[0] and not self._fits(ev.value, tag):
+            # An explicit tag on text that is not of its kind (`!!int` on nothing, `!!bool maybe`):
+            # PyYAML's constructors would index an empty string or look up an unknown word.
+            return self._rejected(ev, tag, pos, is_key)
         node = yaml.ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark, ev.style)
         try:
             value = yaml.SafeLoader.yaml_constructors[tag](self.resolver, node)
-        except (yaml.YAMLError, ValueError):
-            self.src.add(pos, "P012", f"'{_clip(ev.value)}' is not a valid {tag.rsplit(':', 1)[-1]}; fix the value or remove the tag {_short_tag(ev.tag)}")
-            return ev.value
+        except (yaml.YAMLError, ValueError, LookupError, TypeError, ArithmeticError):
+            return self._rejected(ev, tag, pos, is_key)
         if isinstance(value, float) and not math.isfinite(value):
             self.src.add(pos, "P010", f"'{_clip(ev.value)}' is not a finite number; NaN and infinity are not allowed, write a number")
             return _BAD_KEY if is_key else NON_FINITE_STAND_IN
         if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > MAX_INT_BITS:
             return self._too_large(ev.value, pos, is_key)
         return value
+
+    def _fits(self, text: str, tag: str) -> bool:
+        """Whether plain `text` would be read as `tag` without it (an int also fits `!!float`)."""
+        implicit = self.tags.get(text)
+        if implicit is None:
+            implicit = self.tags[text] = self.resolver.resolve(yaml.ScalarNode, text, (True, False))
+        return implicit == tag or (tag == _FLOAT_TAG and implicit == _INT_TAG)
+
+    def _rejected(self, ev: yaml.ScalarEvent, tag: str, pos: Pos, is_key: bool) -> Any:
+        """Report a value its explicit tag rejects (P012); a value reads as its text, a key is dropped."""
+        kind = tag.rsplit(":", 1)[-1]
+        shown = f"'{_clip(ev.value)}'" if ev.value else "an empty value"
+        self.src.add(pos, "P012", f"{shown} is not a valid {kind}; fix the value or remove the tag {_short_tag(ev.tag)}")
+        return _BAD_KEY if is_key else ev.value
 
     def _too_large(self, text: str, pos: Pos, is_key: bool) -> Any:
         """Report a whole number too large for a float (P010); a value reads as 0, a key is dropped."""
