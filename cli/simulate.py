@@ -11,9 +11,10 @@ DEFAULT_BOTS = "expert,route-focus,ticket-hungry,long-route"
 
 @click.command("simulate")
 @click.argument("variant_file", metavar="VARIANT", type=click.Path(dir_okay=False, path_type=str))
-@click.option("-o", "--output", "out_dir", required=True, type=click.Path(path_type=str),
+@click.option("-o", "--output", "out_dir", default=None, type=click.Path(path_type=str),
               help="Folder to write records.jsonl, summary.json, report.html and run.json into "
-                   "(created if missing; removed again if the run fails before writing anything).")
+                   "(created if missing; removed again if the run fails before writing anything). "
+                   "Default: out/NAME, NAME being the variant file's name without .yaml.")
 @click.option("-n", "--games", type=click.IntRange(1, 10_000_000), default=200, show_default=True, help="Games to play.")
 @click.option("-p", "--players", type=int, default=None, help="Players per game (default: 4, or the variant's nearest count).")
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True,
@@ -45,6 +46,10 @@ def command(variant_file: str, out_dir: str, games: int, players: int | None, bo
     from ttr_maps.engine.scoring import ScoringError
     from ttr_maps.simulate.runner import GameSource, RunSpec
 
+    if out_dir is None:
+        import os
+
+        out_dir = os.path.join("out", os.path.splitext(os.path.basename(variant_file))[0] or "simulation")
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if not names:
         raise click.UsageError("--bots needs at least one bot name")

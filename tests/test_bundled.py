@@ -33,6 +33,14 @@ def test_validate_takes_a_bundled_name(tmp_path, monkeypatch):
     assert "OK" in out.output
 
 
+def test_the_readme_first_command_shows_no_warning(tmp_path, monkeypatch):
+    """`ttr-maps validate usa`: the published board's known exceptions are stated in maps/ttr-maps.toml."""
+    monkeypatch.chdir(tmp_path)
+    out = run("validate", "usa", "--strict")
+    assert out.exit_code == 0, out.output
+    assert " warning " not in out.output and " error " not in out.output
+
+
 def test_a_misspelt_name_is_suggested(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     out = run("validate", "eurpe")

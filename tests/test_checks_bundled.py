@@ -14,13 +14,15 @@ from ttr_maps.load import load
 
 BUNDLED = sorted(MAPS.glob("*/*.yaml"))
 
-# Warnings that are facts of the published cards (G006 tolerance is 1 point):
+# Two published tickets are priced above their shortest path (G006 tolerance is 1 point):
 # - USA Seattle–New York is worth 22; its shortest path is 20 spaces.
 # - Europe 1912 / Big Cities Paris–Roma is worth 10; its shortest path is 7 spaces,
 #   all through the Alpine tunnels (Paris–Zürich–Venezia–Roma).
+# They are transcribed as printed and accepted by name in maps/ttr-maps.toml, so a
+# newcomer's first `ttr-maps validate usa` shows no warning; without it they warn.
 SEATTLE_NEW_YORK = ("usa.yaml", "G006", "the ticket seattle–new-york is worth 22 points but its shortest path is 20 spaces")
 PARIS_ROMA = ("europe.yaml", "G006", "the ticket paris–roma is worth 10 points but its shortest path is 7 spaces")
-EXPECTED_WARNINGS = {
+WARNINGS_WITHOUT_CONFIG = {
     "boards/usa.yaml": [SEATTLE_NEW_YORK],
     "variants/usa.yaml": [SEATTLE_NEW_YORK],
     "boards/europe.yaml": [PARIS_ROMA],
@@ -34,12 +36,22 @@ def rel(path):
     return f"{path.parent.name}/{path.name}"
 
 
+def warnings_of(diags):
+    return [(d.path.rsplit("/", 1)[-1], d.code, d.message.split(" (")[0]) for d in diags if d.severity is Severity.WARNING]
+
+
 @pytest.mark.parametrize("path", BUNDLED, ids=rel)
-def test_bundled_files_raise_no_check_errors_and_only_documented_warnings(path):
+def test_bundled_files_raise_no_check_errors_and_no_warnings(path):
     diags = run_checks(load(path))
     assert not [d.as_text() for d in diags if d.severity is Severity.ERROR]
-    warnings = [(d.path.rsplit("/", 1)[-1], d.code, d.message.split(" (")[0]) for d in diags if d.severity is Severity.WARNING]
-    assert warnings == EXPECTED_WARNINGS.get(rel(path), [])
+    assert warnings_of(diags) == []
+
+
+@pytest.mark.parametrize("path", [MAPS / p for p in WARNINGS_WITHOUT_CONFIG], ids=rel)
+def test_the_accepted_published_tickets_warn_without_the_bundled_config(path):
+    loaded = load(path)
+    diags = run_checks(loaded, settings=settings_for(loaded, ["G006"], config=False))
+    assert warnings_of(diags) == WARNINGS_WITHOUT_CONFIG[rel(path)]
 
 
 def shortest_path_differences(board: str) -> list[tuple[str, int, int]]:

@@ -121,6 +121,14 @@ def test_select_does_not_hide_bad_settings(tmp_path):
     assert sorted(c for c, *_ in codes(path, "--select", "G006")[1]) == ["C001", "C001", "G006"]
 
 
+def test_g006_accepts_tickets_named_in_the_config(tmp_path, board):
+    """A ticket kept at its value on purpose (a published one) is named once; the others are still checked."""
+    write(tmp_path, "ttr-maps.toml", '[checks.options.G006]\naccept = ["c-a"]\n')
+    assert codes(board) == (0, [("G002", "warning", 8, 5)])
+    write(tmp_path, "ttr-maps.toml", '[checks.options.G006]\naccept = ["a-b"]\n')
+    assert codes(board) == (0, [("G002", "warning", 8, 5), ("G006", "warning", 13, 30)])
+
+
 def test_config_file_is_found_from_the_folder_upwards(tmp_path, board):
     write(tmp_path, "ttr-maps.toml", """\
         [checks]

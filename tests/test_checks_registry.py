@@ -78,7 +78,7 @@ def test_checks_command_json():
     assert [r["code"] for r in rows] == list(CHECKS)
     assert rows[5] == {
         "code": "G006", "name": "ticket-value-mismatch", "severity": "warning", "family": "graph",
-        "summary": CHECKS["G006"].summary, "options": {"tolerance": 1}, "needs_variant": False,
+        "summary": CHECKS["G006"].summary, "options": {"tolerance": 1, "accept": []}, "needs_variant": False,
     }
 
 
@@ -98,7 +98,7 @@ def test_checks_output_without_markdown_is_a_usage_error(tmp_path):
 def test_explain_prints_the_docstring(query):
     result = CliRunner().invoke(cli, ["explain", query])
     assert result.exit_code == 0
-    assert result.output.startswith("G006 ticket-value-mismatch (default warning; options: tolerance = 1)\n\n")
+    assert result.output.startswith("G006 ticket-value-mismatch (default warning; options: tolerance = 1, accept = [])\n\n")
     assert CHECKS["G006"].doc in result.output
 
 

@@ -54,6 +54,11 @@ def test_the_wheel_alone_validates_and_plays_bundled_boards(wheel_venv, tmp_path
     assert (folder / "board.schema.json").is_file() and "site-packages" in str(folder)
     assert ttr("state", "new", "europe-1912", "-p", "3", "-s", "1", "-o", "game.yaml").returncode == 0
     assert ttr("state", "legal", "game.yaml").returncode == 0
+    # The "done when": a new board from the starter, validated and simulated.
+    for args in (["new", "my-board"], ["validate", "my-board", "--strict"], ["simulate", "my-board-rules.yaml", "-n", "50", "-q"]):
+        out = ttr(*args)
+        assert out.returncode == 0, (args, out.stdout + out.stderr)
+    assert (tmp_path / "out" / "my-board-rules" / "report.html").is_file()
 
 
 @pytest.mark.slow

@@ -6,7 +6,8 @@ pyproject.toml), so `ttr-maps validate usa` works after `pip install ttr-maps` a
 
 A bare name (`usa`, `europe-1912`) stands for a bundled file wherever a path is asked
 for: on the command line and in a variant's `board:` or a position or state file's
-`variant:`. A file or folder of that name next to the user wins.
+`variant:`. A file or folder of that name next to the user wins, and so does the
+user's `NAME.yaml` (`ttr-maps validate my-board` after `ttr-maps new my-board`).
 """
 
 from __future__ import annotations
@@ -55,13 +56,15 @@ def bundled_path(ref: str | os.PathLike, kinds: tuple[str, ...] = ("variants", "
 
 def resolve(ref: str | os.PathLike, base: str | os.PathLike | None = None,
             kinds: tuple[str, ...] = ("variants", "boards")) -> str:
-    """The path `ref` names: relative to the folder `base` when given; a bare bundled name when
-    no such file or folder exists there. Returned unchanged (joined to `base`) otherwise, so the
-    caller's "not found" message still names what the user wrote."""
+    """The path `ref` names: relative to the folder `base` when given; else `ref.yaml` there; else a
+    bare bundled name. Returned unchanged (joined to `base`) otherwise, so the caller's "not found"
+    message still names what the user wrote."""
     text = os.fspath(ref)
     path = os.path.normpath(os.path.join(os.fspath(base), text)) if base is not None else text
     if os.path.exists(path):
         return path
+    if path and not os.path.splitext(path)[1] and os.path.isfile(path + ".yaml"):
+        return path + ".yaml"
     found = bundled_path(text, kinds)
     return str(found) if found is not None else path
 
