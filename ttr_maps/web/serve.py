@@ -1,0 +1,112 @@
+"""Run an app on 127.0.0.1: in the foreground for a command (`serve`), or in a thread for tests and benchmarks."""
+
+from __future__ import annotations
+
+import errno
+import socket
+import threading
+import time
+import webbrowser
+from dataclasses import dataclass
+from typing import Callable
+
+import uvicorn
+from starlette.applications import Starlette
+
+HOST = "127.0.0.1"
+
+
+class ServeError(Exception):
+    """The server cannot start; the message says why and what to do."""
+
+
+def bind(port: int) -> socket.socket:
+    """A listening socket on 127.0.0.1:`port` (0: a free port the system picks)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((HOST, port))
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ServeError(f"port {port} is in use; choose another with --port, or --port 0 for a free one") from None
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            raise ServeError(f"port {port} needs privileges; choose a port above 1023 with --port") from None
+        raise ServeError(f"cannot listen on {HOST}:{port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def page_url(app: Starlette, path: str = "/") -> str:
+    guard = app.state.guard
+    return f"http://{HOST}:{guard.port}{path}?token={guard.token}"
+
+
+def _server(app: Starlette) -> uvicorn.Server:
+    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2, ws="none")
+    return uvicorn.Server(config)
+
+
+def serve(app: Starlette, port: int = 0, open_browser: bool = True, path: str = "/",
+          echo: Callable[[str], None] = print) -> None:
+    """Serve `app` on 127.0.0.1:`port` (0 picks a free one) until Ctrl-C; print the page's URL (with its token)."""
+    sock = bind(port)
+    app.state.guard.port = sock.getsockname()[1]
+    url = page_url(app, path)
+    echo(f"serving on {url}\n(open that address in a browser; Ctrl-C stops the server)")
+    server = _server(app)
+    if open_browser:
+        def _open() -> None:
+            for _ in range(100):
+                if server.started:
+                    break
+                time.sleep(0.05)
+            webbrowser.open(url)
+        threading.Thread(target=_open, daemon=True).start()
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+
+
+@dataclass
+class Running:
+    """A server running in a background thread."""
+
+    app: Starlette
+    server: uvicorn.Server
+    thread: threading.Thread
+    sock: socket.socket
+
+    @property
+    def port(self) -> int:
+        return self.app.state.guard.port
+
+    @property
+    def token(self) -> str:
+        return self.app.state.guard.token
+
+    def url(self, path: str = "/") -> str:
+        return page_url(self.app, path)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.sock.close()
+
+
+def run_in_thread(app: Starlette, port: int = 0) -> Running:
+    """Start `app` on 127.0.0.1 in a daemon thread; returns once it accepts connections."""
+    sock = bind(port)
+    app.state.guard.port = sock.getsockname()[1]
+    server = _server(app)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True, name="ttr-maps-web")
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            sock.close()
+            raise ServeError("the server did not start")
+        time.sleep(0.01)
+    return Running(app, server, thread, sock)
