@@ -148,8 +148,15 @@ def _reachable(root, stop):
     return list(seen.values())
 
 
-def _slots(view):
-    return {name: getattr(view, name) for name in type(view).__slots__ if name != "game"}
+def _reads(view):
+    """Everything a view answers, seat by seat (its whole public surface)."""
+    out = {name: getattr(view, name) for name in ("phase", "turn", "final_round", "current_player", "hand", "tickets",
+                                                   "offered", "face_up", "deck", "discards", "ticket_piles", "passengers",
+                                                   "goods", "tunnel", "journey")}
+    for name in ("claims", "claim_count", "trains", "cards", "ticket_count", "offered_count", "stations", "stations_left",
+                 "score", "passengers_unplaced", "passengers_moved", "goods_taken", "flag_cards", "flag_sets"):
+        out[name] = [getattr(view, name)(p) for p in range(view.num_players)]
+    return out
 
 
 def _mid_game(variant: str, players: int, turns: int):
@@ -163,18 +170,28 @@ def _mid_game(variant: str, players: int, turns: int):
 
 
 @pytest.mark.parametrize("variant", ["usa.yaml", "europe.yaml", "marklin.yaml"])
-def test_views_lead_to_no_hidden_information(variant):
-    """A view holds no reference to the state nor to any hidden part of it (deck, other hands, tickets, offers)."""
+def test_closed_views_lead_to_no_hidden_information(variant):
+    """A view is for one decision: once closed (the runner closes it when the bot has answered) it holds no reference
+    to the state nor to any hidden part of it (deck, other hands, tickets, offers), and every read raises."""
+    from ttr_maps.bots.view import ViewClosed
+
     game, state = _mid_game(variant, 3, 12)
     seat = state.current
     view = StateView(state, seat)
+    kept = _reads(view)  # what the bot read during its decision is its own copy
+    view.close()
     hidden = [state, state.deck, state.hands, state.kept, state.offers, state.piles, state.rng, state.discard]
     hidden += [state.hands[p] for p in range(3) if p != seat] + [state.kept[p] for p in range(3) if p != seat]
     hidden += [state.offers[p] for p in range(3) if p != seat] + list(state.piles.values())
-    reached = _reachable(view, stop=game)  # the Game is the public rules and board
-    assert not any(any(x is h for h in hidden) for x in reached)
-    assert not any(type(x).__name__ == "State" for x in reached)
-    assert not hasattr(view, "_s") and not hasattr(view, "__dict__")
+    for root in (view, kept):
+        reached = _reachable(root, stop=game)  # the Game is the public rules and board
+        assert not any(any(x is h for h in hidden) for x in reached)
+        assert not any(type(x).__name__ == "State" for x in reached)
+    assert not hasattr(view, "__dict__")
+    for read in (lambda: view.hand, lambda: view.trains(0), lambda: view.phase, lambda: view.claims(seat)):
+        with pytest.raises(ViewClosed):
+            read()
+    view.close()  # closing twice is harmless
 
 
 @pytest.mark.parametrize("variant", ["usa.yaml", "europe.yaml", "marklin.yaml", "paris.yaml"])
@@ -198,7 +215,7 @@ def test_views_do_not_change_with_hidden_information(variant):
         rng.shuffle(pile)
     assert other.hands != state.hands or other.deck != state.deck
     assert other.observation(seat) == state.observation(seat)
-    assert _slots(StateView(other, seat)) == _slots(StateView(state, seat))
+    assert _reads(StateView(other, seat)) == _reads(StateView(state, seat))
 
 
 def test_expert_beats_random():

@@ -20,6 +20,10 @@ class Bot:
 
     name = "bot"
     description = ""
+    # True: at the start of a turn the bot is handed `state.legal_actions(payments=False)`, a claims.RouteLegal
+    # (the actions other than claims, and the claimable routes with their claims on request) instead of every
+    # claim with every payment; for bots that choose a route before its payment.
+    route_level = False
 
     def __init__(self, game: Game, seat: int, seed: int):
         self.game = game

@@ -26,6 +26,7 @@ from ..engine.actions import (
     SetFlag,
     StopPassenger,
 )
+from ..engine.claims import RouteLegal
 from .base import Bot
 from .planning import (
     INF,
@@ -42,8 +43,29 @@ from .planning import (
 from .view import FLAG, JOURNEY, KEEP, MIX, PASSENGER, SECOND, TUNNEL, TURN
 
 
+class _RouteClaims(dict):
+    """Route -> its claims (every payment), as grouped from a full legal list, but listed only when asked for."""
+
+    __slots__ = ("legal",)
+
+    @classmethod
+    def of(cls, legal: RouteLegal) -> _RouteClaims:
+        out = cls.fromkeys(legal.routes)
+        out.legal = legal
+        return out
+
+    def __getitem__(self, r: int) -> list[ClaimTrack]:
+        v = dict.__getitem__(self, r)
+        if v is None:
+            v = self.legal.claims(r)
+            dict.__setitem__(self, r, v)
+        return v
+
+
 class PlanningBot(Bot):
     """Plans a network for its tickets and draws the colours it lacks. Styles tune the class attributes."""
+
+    route_level = True
 
     keep_reserve = 6  # trains (of 45; scaled to the variant's trains) left out of the ticket budget
     over_budget_penalty = 3.0  # points per planned train over the budget when choosing tickets
@@ -120,7 +142,7 @@ class PlanningBot(Bot):
     # ------------------------------------------------------------------ the decision
     def act(self, view, legal):
         ph = view.phase
-        if len(legal) == 1 and ph != TUNNEL:
+        if len(legal) == 1 and ph != TUNNEL and not (ph == TURN and type(legal) is RouteLegal and legal.routes):
             return legal[0]
         self.know.update(view)
         if ph == TURN:
@@ -166,21 +188,31 @@ class PlanningBot(Bot):
         bd = self.bd
         hand = view.hand
         plan = self.current_plan(view)
-        claims: dict[int, list[ClaimTrack]] = {}
+        claims: dict[int, list[ClaimTrack]]
         draws = []
         others = []
-        for a in legal:
-            ty = type(a)
-            if ty is ClaimTrack:
-                lst = claims.get(a.route)
-                if lst is None:
-                    claims[a.route] = [a]
+        if type(legal) is RouteLegal:
+            claims = _RouteClaims.of(legal)
+            for a in legal:
+                ty = type(a)
+                if ty is DrawBlind or ty is DrawFaceUp:
+                    draws.append(a)
                 else:
-                    lst.append(a)
-            elif ty is DrawBlind or ty is DrawFaceUp:
-                draws.append(a)
-            else:
-                others.append(a)
+                    others.append(a)
+        else:
+            claims = {}
+            for a in legal:
+                ty = type(a)
+                if ty is ClaimTrack:
+                    lst = claims.get(a.route)
+                    if lst is None:
+                        claims[a.route] = [a]
+                    else:
+                        lst.append(a)
+                elif ty is DrawBlind or ty is DrawFaceUp:
+                    draws.append(a)
+                else:
+                    others.append(a)
         if self.tunnel_wait and claims:
             total = sum(hand)
             for r in [r for r in claims if total < self.tunnel_wait.get(r, 0)]:

@@ -10,12 +10,15 @@ decision.
 Two views with one surface:
 - `ObservationView(game, obs)` is built from the observation dict itself: by
   construction it can know nothing more.
-- `StateView(state, seat)` copies the same fields from the state's public
-  parts and keeps no reference to the state (the observation dict costs more
-  to build than a planning bot's whole decision). `tests/test_bots.py` checks
-  `StateView(...).to_observation() == state.observation(seat)` (orders
-  included) on many positions of every variant, that nothing a view refers to
-  leads to hidden information, and the runner's `observation="engine"` mode
+- `StateView(state, seat)` reads the same fields from the state's public parts
+  when the bot asks (the observation dict costs more to build than a planning
+  bot's whole decision, and most decisions read a few fields). It is for one
+  decision: the runner closes it when the bot has answered, and a closed view
+  holds no reference to the state and refuses every read. `tests/test_bots.py`
+  checks `StateView(...).to_observation() == state.observation(seat)` (orders
+  included) on many positions of every variant, that positions differing only
+  in hidden information give a seat the same view, that a closed view leads to
+  nothing of the state, and the runner's `observation="engine"` mode
   (ObservationView of the real dict) gives byte-identical game records.
 """
 
@@ -142,120 +145,126 @@ class View:
 
 
 class StateView(View):
-    """One seat's observation copied from the state's public fields (see the module docstring).
+    """One seat's observation read from the state's public fields when the bot asks (see the module docstring).
 
-    The view keeps no reference to the state: every field is copied when the
-    view is made (small int lists, far cheaper than the observation dict), so
-    nothing hidden (the deck's order, other hands, other players' tickets or
-    offers) can be reached from it. `tests/test_bots.py` walks everything a view
-    refers to and checks that.
+    Nothing is copied up front: a decision that reads three fields pays for three.
+    The view is for one decision: the runner calls `close()` once the bot has
+    answered, which drops the reference to the state and turns the view into a
+    `ClosedView`, whose every read raises. A bot that keeps a view therefore
+    keeps nothing of the game, and cannot watch it move on. Every read returns
+    what `state.observation(seat)` carries (copies the bot may keep), never a
+    hidden part (the deck's order, other hands, other players' tickets or offers).
     """
 
-    __slots__ = (
-        "game", "seat", "num_players", "_phase", "_turn", "_final", "_current", "_hand", "_tickets", "_offered",
-        "_face_up", "_deck", "_discards", "_piles", "_passengers", "_goods", "_tunnel", "_journey", "_claims",
-        "_trains", "_cards", "_ticket_counts", "_offered_counts", "_stations", "_stations_total", "_scores",
-        "_unplaced", "_moved", "_goods_taken", "_flag_cards", "_flag_sets",
-    )
+    __slots__ = ("game", "seat", "num_players", "_s")
 
     def __init__(self, state: State, seat: int):
-        s = state
-        self.game = s.game
+        self._s = state
+        self.game = state.game
         self.seat = seat
-        self.num_players = s.game.num_players
-        self._phase = s.phase
-        self._turn = s.turns
-        self._final = s.final_left > 0
-        self._current = s.current_player()
-        self._hand = tuple(s.hands[seat])
-        self._tickets = tuple(s.kept[seat])
-        self._offered = tuple(s.offers[seat])
-        self._face_up = tuple(s.face_up)
-        self._deck = len(s.deck)
-        self._discards = s.discard_total
-        self._piles = {name: len(cards) for name, cards in s.piles.items()}
-        # Sorted by place, as in the observation (a bot iterating them sees the same order either way).
-        self._passengers = tuple(sorted(s.passenger_at.items())) if s.passenger_at else ()
-        if s.goods_at:
-            goods = s.goods
-            self._goods = tuple((place, tuple(v for i in stacks for v in reversed(goods[i]))) for place, stacks in s.goods_at.items())
-        else:
-            self._goods = ()
-        tun = s.tunnel
-        self._tunnel = None if tun is None else (tun.tid, tuple(tun.revealed), tun.extra)
-        j = s.journey
-        self._journey = None if j is None else (j.start, j.at)
-        self._claims = tuple(tuple(c) for c in s.claims)
-        self._trains = tuple(s.trains)
-        self._cards = tuple(map(sum, s.hands))
-        self._ticket_counts = tuple(map(len, s.kept))
-        self._offered_counts = tuple(map(len, s.offers))
-        self._stations = tuple(tuple(x) for x in s.stations) if s.t.station_costs else ()
-        self._stations_total = len(s.t.station_costs)
-        self._scores = tuple(s.scores)
-        self._unplaced = tuple(s.passengers_unplaced)
-        self._moved = tuple(s.passengers_moved)
-        self._goods_taken = tuple(tuple(g) for g in s.goods_taken)
-        self._flag_cards = tuple(tuple(f) for f in s.flag_cards)
-        self._flag_sets = tuple(s.flag_sets)
+        self.num_players = state.game.num_players
 
-    phase = property(lambda self: self._phase)
-    turn = property(lambda self: self._turn)
-    final_round = property(lambda self: self._final)
-    current_player = property(lambda self: self._current)
-    hand = property(lambda self: list(self._hand))
-    tickets = property(lambda self: list(self._tickets))
-    offered = property(lambda self: list(self._offered))
-    face_up = property(lambda self: list(self._face_up))
-    deck = property(lambda self: self._deck)
-    discards = property(lambda self: self._discards)
-    ticket_piles = property(lambda self: dict(self._piles))
-    passengers = property(lambda self: dict(self._passengers))
-    goods = property(lambda self: {place: list(v) for place, v in self._goods})
-    tunnel = property(lambda self: None if self._tunnel is None else (self._tunnel[0], list(self._tunnel[1]), self._tunnel[2]))
-    journey = property(lambda self: self._journey)
+    def close(self) -> None:
+        """End the decision: forget the state; every later read raises."""
+        self._s = None
+        self.__class__ = ClosedView
+
+    phase = property(lambda self: self._s.phase)
+    turn = property(lambda self: self._s.turns)
+    final_round = property(lambda self: self._s.final_left > 0)
+    current_player = property(lambda self: self._s.current_player())
+    hand = property(lambda self: self._s.hands[self.seat][:])
+    tickets = property(lambda self: self._s.kept[self.seat][:])
+    offered = property(lambda self: self._s.offers[self.seat][:])
+    face_up = property(lambda self: self._s.face_up[:])
+    deck = property(lambda self: len(self._s.deck))
+    discards = property(lambda self: self._s.discard_total)
+    ticket_piles = property(lambda self: {name: len(cards) for name, cards in self._s.piles.items()})
+    # Sorted by place, as in the observation (a bot iterating them sees the same order either way).
+    passengers = property(lambda self: dict(sorted(self._s.passenger_at.items())))
+
+    @property
+    def goods(self) -> dict[int, list[int]]:
+        s = self._s
+        goods = s.goods
+        return {place: [v for i in stacks for v in reversed(goods[i])] for place, stacks in s.goods_at.items()}
+
+    @property
+    def tunnel(self) -> tuple[int, list[int], int] | None:
+        tun = self._s.tunnel
+        return None if tun is None else (tun.tid, list(tun.revealed), tun.extra)
+
+    @property
+    def journey(self) -> tuple[int, int] | None:
+        j = self._s.journey
+        return None if j is None else (j.start, j.at)
 
     def claims(self, p: int) -> list[int]:
-        return list(self._claims[p])
+        return self._s.claims[p][:]
 
     def claim_count(self, p: int) -> int:
-        return len(self._claims[p])
+        return len(self._s.claims[p])
 
     def trains(self, p: int) -> int:
-        return self._trains[p]
+        return self._s.trains[p]
 
     def cards(self, p: int) -> int:
-        return self._cards[p]
+        return sum(self._s.hands[p])
 
     def ticket_count(self, p: int) -> int:
-        return self._ticket_counts[p]
+        return len(self._s.kept[p])
 
     def offered_count(self, p: int) -> int:
-        return self._offered_counts[p]
+        return len(self._s.offers[p])
 
     def stations(self, p: int) -> list[int]:
-        return list(self._stations[p]) if self._stations else []
+        s = self._s
+        return s.stations[p][:] if s.t.station_costs else []
 
     def stations_left(self, p: int) -> int:
-        return self._stations_total - (len(self._stations[p]) if self._stations else 0)
+        s = self._s
+        return len(s.t.station_costs) - (len(s.stations[p]) if s.t.station_costs else 0)
 
     def score(self, p: int) -> int:
-        return self._scores[p]
+        return self._s.scores[p]
 
     def passengers_unplaced(self, p: int) -> int:
-        return self._unplaced[p]
+        return self._s.passengers_unplaced[p]
 
     def passengers_moved(self, p: int) -> int:
-        return self._moved[p]
+        return self._s.passengers_moved[p]
 
     def goods_taken(self, p: int) -> list[int]:
-        return list(self._goods_taken[p])
+        return self._s.goods_taken[p][:]
 
     def flag_cards(self, p: int) -> list[int]:
-        return list(self._flag_cards[p])
+        return self._s.flag_cards[p][:]
 
     def flag_sets(self, p: int) -> int:
-        return self._flag_sets[p]
+        return self._s.flag_sets[p]
+
+
+def _closed(*args, **kwargs):
+    raise ViewClosed("a view is for the one decision it was given for; read what you need during that decision")
+
+
+class ViewClosed(RuntimeError):
+    """A bot read a view after the decision it was made for."""
+
+
+class ClosedView(StateView):
+    """A StateView after its decision: it holds no state, and every read raises ViewClosed."""
+
+    __slots__ = ()
+
+
+for _name in ("phase", "turn", "final_round", "current_player", "hand", "tickets", "offered", "face_up", "deck",
+              "discards", "ticket_piles", "passengers", "goods", "tunnel", "journey"):
+    setattr(ClosedView, _name, property(_closed))
+for _name in ("claims", "claim_count", "trains", "cards", "ticket_count", "offered_count", "stations", "stations_left",
+              "score", "passengers_unplaced", "passengers_moved", "goods_taken", "flag_cards", "flag_sets"):
+    setattr(ClosedView, _name, _closed)
+ClosedView.close = lambda self: None  # type: ignore[method-assign]
 
 
 class ObservationView(View):

@@ -46,13 +46,14 @@ def legal_claims(state: State, out: list) -> None:
     looked up colour by colour (a gray track takes any one colour), which keeps their keys few.
     """
     p = state.current
-    t = state.t
-    game = state.game
-    trains = state.trains[p]
-    hand = state.hands[p]
+    _claims_for(state.game, state.hands[p], state.trains[p], state.group_open[p], out)
+
+
+def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list) -> None:
+    """legal_claims for a hand, trains left and claimable-track masks (also RouteLegal's snapshot of them)."""
+    t = game.t
     locos = hand[t.LOCO]
     bigs = hand[t.BIG]
-    gopen = state.group_open[p]
     lists = game.claim_lists
     nc = t.NC
     shift = t.group_bits
@@ -135,6 +136,88 @@ def legal_claims(state: State, out: list) -> None:
         for j in js:
             for r in rows:
                 out.extend(r[j])
+
+
+class RouteLegal(list):
+    """`State.legal_actions(payments=False)`: the legal actions other than claims, and the claims by route.
+
+    For bots that choose a route before its payment: `routes` maps each route the player can claim now to
+    its claimable track ids (routes in the order legal_actions lists their first claim), and `claims(route)`
+    lists that route's claims with every payment, as legal_actions lists them. It holds a copy of what
+    decides the claims (the player's hand, trains and claimable tracks), never the state.
+    """
+
+    __slots__ = ("routes", "_game", "_hand", "_trains", "_open")
+
+    def claims(self, route: int) -> list[ClaimTrack]:
+        out: list[ClaimTrack] = []
+        if route in self.routes:
+            _claims_for(self._game, self._hand, self._trains, self._open, out)
+        return [a for a in out if a.route == route]
+
+
+def route_legal(state: State, turn: bool) -> RouteLegal:
+    """An empty RouteLegal for the current player; at the start of a turn (`turn`) with its claimable routes."""
+    out = RouteLegal()
+    out._game = state.game
+    if turn:
+        p = state.current
+        out._hand = hand = state.hands[p][:]
+        out._trains = trains = state.trains[p]
+        out._open = gopen = state.group_open[p][:]
+        out.routes = claimable_routes(state.t, hand, trains, gopen)
+    else:
+        out.routes = {}
+    return out
+
+
+def claimable_routes(t: Tables, hand: list[int], trains: int, gopen: list[int]) -> dict[int, list[int]]:
+    """The routes with a legal claim (route -> claimable track ids): legal_claims' tests without its payments."""
+    out: dict[int, list[int]] = {}
+    t_route = t.t_route
+    locos = hand[t.LOCO]
+    bigs = hand[t.BIG]
+    nc = t.NC
+    colors = hand[:nc]
+    by_color = t.groups_by_color
+    wilds = locos + bigs
+    groups = []
+    for c, have in enumerate(colors):
+        top = have + wilds
+        if not top:
+            continue
+        if top > trains:
+            top = trains
+        for e in by_color[c]:
+            if e[1] > top:
+                break
+            groups.append((e, have))
+    gray = by_color[nc]
+    if gray:
+        best = max(colors) if nc else 0
+        top = best + wilds
+        if top > trains:
+            top = trains
+        for e in gray:
+            if e[1] > top:
+                break
+            groups.append((e, best))  # best + wilds >= length: a colour held most, or wilds alone, pays it
+    for (gi, length, ferry, big_ok, g), have in groups:
+        open_mask = gopen[gi]
+        if not open_mask:
+            continue
+        wild = wilds if big_ok else locos
+        if wild < ferry or have + wild < length:
+            continue
+        for j, tid in enumerate(g.tids):
+            if open_mask >> j & 1:
+                r = t_route[tid]
+                lst = out.get(r)
+                if lst is None:
+                    out[r] = [tid]
+                else:
+                    lst.append(tid)
+    return out
 
 
 def _colored_actions(game, key: int, g, color: int, have: int, length: int, ferry: int, locos: int, cb: int, open_mask: int):

@@ -229,19 +229,24 @@ class State:
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
 
-    def legal_actions(self) -> list[Action]:
-        """Every legal action of the current player, in a fixed order (empty when the game is over)."""
+    def legal_actions(self, payments: bool = True) -> list[Action]:
+        """Every legal action of the current player, in a fixed order (empty when the game is over).
+
+        `payments=False`, for bots that choose a route before its payment: the list leaves claims out and
+        is a claims.RouteLegal, whose `routes` are the claimable routes and `claims(route)` their claims.
+        """
         ph = self.phase
-        out: list[Action] = []
+        out: list[Action] = [] if payments else claims.route_legal(self, ph == PH_TURN)
         if ph == PH_TURN:
             cards.legal_draws(self, out, False)
-            claims.legal_claims(self, out)
+            if payments:
+                claims.legal_claims(self, out)
             tickets.legal_draw(self, out)
             if self.game.has_stations:
                 stations.legal(self, out)
             if self.game.has_passengers:
                 passengers.legal_moves(self, out)
-            if not out:
+            if not out and (payments or not out.routes):  # type: ignore[attr-defined]
                 out.append(PASS)
         elif ph == PH_SECOND:
             cards.legal_draws(self, out, True)

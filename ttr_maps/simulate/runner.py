@@ -13,8 +13,13 @@ import json
 import math
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
+from itertools import repeat
+from operator import is_
 from typing import Callable, Iterator
 
+from ..engine.actions import ClaimTrack
+from ..engine.claims import RouteLegal
+from ..engine.errors import IllegalAction
 from ..engine.game import Game
 from ..load import load_variant
 from ..model.board import Board
@@ -98,25 +103,41 @@ def play_game(game: Game, bots: list[str], seed: int, index: int, observation: s
     from ..bots.view import ObservationView, StateView
 
     players = [make_bot(name, game, s, bot_seed(seed, s)) for s, name in enumerate(bots)]
+    full = [not b.route_level for b in players]
     state = game.new_initial_state(seed)
     rec = GameRecorder(game, state, bots, seed, index)
     engine_view = observation == "engine"
     actions = 0
     while not state.is_terminal():
         p = state.current
-        legal = state.legal_actions()
-        view = ObservationView(game, state.observation(p)) if engine_view else StateView(state, p)
-        a = players[p].act(view, legal)
-        if a is None or (len(legal) > 1 and not any(a is x for x in legal) and a not in legal):
+        legal = state.legal_actions(full[p])
+        if engine_view:
+            a = players[p].act(ObservationView(game, state.observation(p)), legal)
+        else:
+            view = StateView(state, p)
+            a = players[p].act(view, legal)
+            view.close()
+        if a is None or not (any(map(is_, legal, repeat(a))) or _listed(a, legal)):
             raise BotError(f"bot {bots[p]!r} (seat {p}) chose {a!r}, which is not legal here (game {index})")
         rec.before(a)
-        state.apply(a)
+        try:
+            state.apply(a)
+        except IllegalAction as e:
+            raise BotError(f"bot {bots[p]!r} (seat {p}) chose {a!r}, which is not legal here: {e} (game {index})") from None
         rec.after(a)
         actions += 1
         if actions >= MAX_ACTIONS:
             rec.capped = True
             break
     return rec.record()
+
+
+def _listed(a, legal: list) -> bool:
+    """Is `a` (not one of the list's own objects) a legal action? A claim of a RouteLegal's route is (the engine
+    checks its payment when it is applied)."""
+    if type(a) is ClaimTrack and isinstance(legal, RouteLegal):
+        return a.route in legal.routes
+    return a in legal
 
 
 def record_line(record: dict) -> str:
