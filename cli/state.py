@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import click
 
 from ttr_maps.diagnostics import LoadError
-from ttr_maps.fileio import OutputError, check_output, write_output
+from ttr_maps.fileio import OutputError, check_output, path_problem, write_output
 
 
 def _load(path: str):
@@ -69,8 +68,11 @@ def new(variant: str, players: int, seed: int | None, out: str | None) -> None:
     from ttr_maps.engine.game import Game
 
     variant = resolve(variant)
-    if not os.path.isfile(variant):  # (os.path's answer is False for a name too long, where Path's raises)
-        raise click.ClickException(f"variant file '{variant}' not found")
+    problem = path_problem(variant)
+    if problem is not None:  # before opening it: a named pipe would wait for a writer forever
+        raise click.ClickException(f"variant file '{variant}' not found" + ("" if problem.text == "not found" else f": it is {problem.text}")
+                                   if problem.kind == "missing"
+                                   else f"variant file '{variant}' is {problem.text}; name a variant .yaml file")
     _check_output(out)
     try:
         game = Game.from_file(variant, players)

@@ -10,6 +10,10 @@ pointing at it: the file it points to is replaced.
 `write_output` is the same for the commands that write one file named by the
 user: it does not create missing folders and turns every failure into an
 `OutputError` whose message names the file and what to do.
+
+`path_problem` says, before a reader opens a path, why it is no file to read:
+missing, a loop of symbolic links, a folder, a named pipe or a device (opening a
+pipe would wait for a writer forever; /dev/zero never ends).
 """
 
 from __future__ import annotations
@@ -19,10 +23,56 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
 
 class OutputError(Exception):
     """The output file could not be written; the message names it and the fix."""
+
+
+class PathProblem(NamedTuple):
+    """Why a path is no regular file to read. `kind`: missing, loop, folder, special or unreachable."""
+
+    kind: str
+    text: str  # what the path is, in words: "a named pipe (FIFO)"
+
+
+_SPECIAL = (
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device (such as /dev/zero or a terminal)"),
+    (stat.S_ISBLK, "a block device (a disk)"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def path_problem(path: str | os.PathLike) -> PathProblem | None:
+    """None when `path` is (or links to) a regular file; else what it is instead. Never raises."""
+    try:
+        mode = os.stat(path).st_mode  # follows links
+    except ValueError:  # a NUL character in the name
+        return PathProblem("missing", "not a possible file name (it holds a NUL character)")
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return PathProblem("loop", "a loop of symbolic links (following them leads back to the start), not a file")
+        if e.errno == errno.ENOENT and os.path.islink(path):
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "?"
+            return PathProblem("missing", f"a symbolic link to {target}, which does not exist")
+        if e.errno in (errno.ENOENT, errno.ENOTDIR):
+            return PathProblem("missing", "not found")
+        if e.errno == errno.ENAMETOOLONG:
+            return PathProblem("missing", "not found (the name is too long for the file system)")
+        return PathProblem("unreachable", f"out of reach: {e.strerror or e}")
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return PathProblem("folder", "a folder")
+    for test, words in _SPECIAL:
+        if test(mode):
+            return PathProblem("special", words)
+    return PathProblem("special", "not a regular file")
 
 
 def _umask() -> int:

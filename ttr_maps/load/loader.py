@@ -21,6 +21,7 @@ from ..model.board import BOARD_FORMAT, Board
 from ..model.variant import VARIANT_FORMAT, Variant
 from . import refs, rules
 from .codes import code_name
+from ..fileio import path_problem
 from .source import MAX_PROBLEMS, Source, _clip, read_source
 from .validation import validate
 
@@ -227,8 +228,10 @@ def _variant_board(src: Source, result: Loaded, texts: Mapping[str, str]) -> Boa
     board_path = resolve(ref, os.path.dirname(src.path), kinds=("boards",))
     result.board_path = board_path
     if not os.path.exists(board_path) and os.path.normpath(board_path) not in texts:
+        problem = path_problem(board_path)
+        what = "not found" if problem is None or problem.text == "not found" else f"not found: it is {problem.text}"
         out.append(
-            src.diag(("board",), "V001", f"board file '{ref}' not found (looked for {board_path}); the path is relative to this variant file, or a bundled board's name (`ttr-maps boards`)")
+            src.diag(("board",), "V001", f"board file '{ref}' {what} (looked for {board_path}); the path is relative to this variant file, or a bundled board's name (`ttr-maps boards`)")
         )
         return None
     board_src = read_source(board_path, texts.get(os.path.normpath(board_path)))

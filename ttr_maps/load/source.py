@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 import yaml
 
 from ..diagnostics import Diagnostic, Severity
+from ..fileio import path_problem
 from .codes import code_name
 
 # Far above any real board (the USA board is 13 KB and 2,000 values), low enough that any
@@ -139,16 +140,19 @@ def _bundled_hint(p: Path) -> str:
 
 def _read_text(p: Path, src: Source) -> str | None:
     """The file's text, or None after recording why it cannot be read."""
-    try:
-        if not p.exists():
-            src.add(WHOLE_FILE, "P001", f"file not found; check the path{_bundled_hint(p)}")
-            return None
-        if p.is_dir():
+    problem = path_problem(p)
+    if problem is not None:
+        if problem.kind == "missing":
+            what = "file not found" if problem.text == "not found" else f"file not found: this is {problem.text}"
+            src.add(WHOLE_FILE, "P001", f"{what}; check the path{_bundled_hint(p)}")
+        elif problem.kind == "folder":
             src.add(WHOLE_FILE, "P002", "this is a folder, not a board or variant file; name a .yaml or .json file")
-            return None
-        if not p.is_file():
-            src.add(WHOLE_FILE, "P002", "this is not a regular file; name a .yaml or .json file")
-            return None
+        elif problem.kind == "unreachable":
+            src.add(WHOLE_FILE, "P013", f"cannot read the file: it is {problem.text}; check the permissions of its folders")
+        else:
+            src.add(WHOLE_FILE, "P002", f"this is {problem.text}; name a .yaml or .json file")
+        return None
+    try:
         with p.open("rb") as f:
             raw = f.read(MAX_BYTES + 1)
     except PermissionError as e:
