@@ -87,13 +87,16 @@ THREE_ENTRIES = """\
     """
 
 
+SEPARATE = ", or, if they are separate routes, give each an `id:`"
+
+
 def test_g011_merges_every_entry_of_the_same_length(tmp_path):
     # It used to suggest [red, blue] for line 9 and [red, green] for line 10: either fix leaves a duplicate.
     assert check(tmp_path, "G011", THREE_ENTRIES) == [
         "another route already joins a and b (line 8); one player could claim both; "
-        "write the entries at lines 8, 9 and 10 as one entry with tracks [red, blue, green]",
+        "write the entries at lines 8, 9 and 10 as one entry with tracks [red, blue, green]" + SEPARATE,
         "2 other routes already join a and b (lines 8 and 9); one player could claim all of them; "
-        "write the entries at lines 8, 9 and 10 as one entry with tracks [red, blue, green]",
+        "write the entries at lines 8, 9 and 10 as one entry with tracks [red, blue, green]" + SEPARATE,
     ]
 
 
@@ -101,14 +104,27 @@ def test_g011_does_not_suggest_an_entry_with_more_than_three_tracks(tmp_path):
     messages = check(tmp_path, "G011", THREE_ENTRIES.replace("tracks: [green]", "tracks: [green, gray]"))
     assert all(m.endswith(
         "the entries at lines 8, 9 and 10 have 4 tracks together, more than the 3 one entry holds; "
-        "remove tracks until they fit in one entry"
+        "remove tracks until they fit in one entry" + SEPARATE
     ) for m in messages) and len(messages) == 2
 
 
-def test_g011_leaves_an_entry_of_another_length_alone(tmp_path):
-    messages = check(tmp_path, "G011", THREE_ENTRIES.replace("length: 2, tracks: [green]", "length: 5, tracks: [green]"))
-    assert messages[0].endswith("write the entries at lines 8 and 9 as one entry with tracks [red, blue]")
-    assert messages[1].endswith("its length differs (5); if they are different routes, turn G011 off for this board")
+@pytest.mark.parametrize("change", ["length: 5, tracks: [green]", "length: 2, tracks: [green], ferry: 1",
+                                    "length: 2, tracks: [green], tunnel: true"])
+def test_g011_never_suggests_merging_entries_that_differ(tmp_path, change):
+    """Merging a ferry, a tunnel or a longer route into a double route would change the board: those
+    entries are separate routes, told apart by their ids, and never reported."""
+    messages = check(tmp_path, "G011", THREE_ENTRIES.replace("length: 2, tracks: [green]", change))
+    assert messages == ["another route already joins a and b (line 8); one player could claim both; "
+                        "write the entries at lines 8 and 9 as one entry with tracks [red, blue]" + SEPARATE]
+
+
+def test_g011_following_its_advice_silences_it(tmp_path):
+    with_ids = THREE_ENTRIES.replace("- {from: a, to: b, length: 2, tracks: [red]}", "- {id: a-north, from: a, to: b, length: 2, tracks: [red]}")
+    with_ids = with_ids.replace("- {from: b, to: a, length: 2, tracks: [blue]}", "- {id: a-mid, from: b, to: a, length: 2, tracks: [blue]}")
+    with_ids = with_ids.replace("- {from: a, to: b, length: 2, tracks: [green]}", "- {id: a-south, from: a, to: b, length: 2, tracks: [green]}")
+    assert check(tmp_path, "G011", with_ids) == []
+    merged = THREE_ENTRIES.split("routes:")[0] + "routes:\n      - {from: a, to: b, length: 2, tracks: [red, blue, green]}\n"
+    assert check(tmp_path, "G011", merged) == []
 
 
 # -- G010 too-many-parallel-tracks -----------------------------------------
@@ -136,6 +152,16 @@ def test_g010_a_variant_for_few_players_never_opens_a_second_track(tmp_path):
         "tracks only from 4 players (parallel.all_tracks_from)); remove tracks, "
         "or set max_tracks under [checks.options.G010] in ttr-maps.toml if they are meant"
     ]
+
+
+def test_g010_separate_routes_between_the_same_places_are_each_open(tmp_path):
+    """The parallel-route rule closes tracks of one entry; a tunnel and a ferry between the same towns are
+    two routes, each open with few players. The drawing limit still counts every track between them."""
+    few = "players: {min: 2, max: 3}\nparallel: {all_tracks_from: 4}\n"
+    separate = parallel("red").replace("tracks: [red]}", "tracks: [red], tunnel: true}") + "  - {from: b, to: a, length: 3, tracks: [blue]}\n"
+    assert check(tmp_path, "G010", separate, few) == []
+    four = separate + "  - {from: b, to: a, length: 4, tracks: [green, gray]}\n"
+    assert check(tmp_path, "G010", four, few)[0].startswith("4 parallel tracks join a and b (at most 3, the most a readable bundle")
 
 
 def test_g010_two_players_claim_at_most_two_tracks(tmp_path):

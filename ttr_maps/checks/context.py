@@ -177,7 +177,8 @@ class Context:
 
     @staticmethod
     def route_name(route: Route) -> str:
-        return f"{route.from_}–{route.to}"
+        """`a–b`, or the route's id where that is not `a-b` (its own id, or `a-b-2` beside another a–b route)."""
+        return f"{route.from_}–{route.to}" if route.id == route.pair_name else route.id
 
     # -- places and routes -------------------------------------------------
 

@@ -37,6 +37,7 @@ from .actions import (
     payment_text,
 )
 from .passengers import ONE_CARD
+from .tables import UnknownRoute
 
 if TYPE_CHECKING:
     from .game import Game, State
@@ -120,12 +121,10 @@ def _ints(tokens: list[str], what: str) -> tuple[int, ...]:
 
 
 def _route(game: Game, name: str) -> int:
-    r = game.t.route_by_id.get(name)
-    if r is None:
-        from ..diagnostics import did_you_mean
-
-        raise NotationError(f"unknown route '{name}'{did_you_mean(name, game.t.route_ids)}; routes are named FROM-TO by place ids")
-    return r
+    try:
+        return game.t.find_route(name)
+    except UnknownRoute as exc:
+        raise NotationError(str(exc)) from None
 
 
 def _place(game: Game, name: str) -> str:
@@ -146,13 +145,22 @@ def _track(game: Game, route: int, token: str, state: State | None) -> int:
         return int(m.group(2))
     candidates = [i for i, c in enumerate(tracks) if c == token]
     if not candidates:
-        raise NotationError(f"route {game.t.route_ids[route]} has no {token} track (its tracks: {', '.join(tracks)})")
+        raise NotationError(f"route {game.t.route_ids[route]} has no {token} track (its tracks: {', '.join(tracks)}){_neighbours(game, route)}")
     if state is not None:
         for i in candidates:
             tid = game.t.route_tids[route][i]
             if state.avail[tid]:
                 return i
     return candidates[0]
+
+
+def _neighbours(game: Game, route: int) -> str:
+    """`; the other routes between a and b: ...` when the route shares its places with others."""
+    t = game.t
+    others = [r for r in t.routes_between.get(t.route_ends[route], ()) if r != route]
+    if not others:
+        return ""
+    return "; the other routes between these places: " + "; ".join(game.board.route_summary(r) for r in others)
 
 
 def _fitting_track(game: Game, route: int, payment: Payment, state: State | None) -> int:
@@ -268,9 +276,12 @@ def _parse_move(game: Game, args: list[str], state: State | None) -> list[Action
             pay = explicit[i]
         else:
             pay = ()
-            r = t.route_by_pair.get((t.place_index[a], t.place_index[b]))
-            if state is not None and r is not None and state.route_mask[r] and not state.route_mask[r] & (1 << state.current):
-                pay = ONE_CARD
+            if state is not None:
+                # free when the player holds a track of a route between the two places, else one card
+                masks = [state.route_mask[r] for r in t.routes_between.get((t.place_index[a], t.place_index[b]), ())]
+                bit = 1 << state.current
+                if any(masks) and not any(m & bit for m in masks):
+                    pay = ONE_CARD
         out.append(MovePassenger((a, b), pay))
     if stop:
         out.append(StopPassenger())

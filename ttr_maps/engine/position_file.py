@@ -9,7 +9,8 @@ players:
     tickets: [boston-miami, {ticket: chicago-santa-fe, deck: usa}]
 ```
 
-Routes are named `from-to` as in the board (either order); a double route whose
+Routes are named by their id (`from-to` unless the board gives another; `to-from`
+is read too where one route joins the places); a double route whose
 tracks differ in colour also names the colour (`boston-new-york red` or
 `{route: boston-new-york, color: red}`). Tickets likewise, with `deck` or
 `points` when the same two places are on several cards. The pydantic model
@@ -45,7 +46,7 @@ ROUTE_PATTERN = r"^[a-z0-9][a-z0-9-]*( +[a-z][a-z0-9-]*)?$"
 class RouteClaim(Strict):
     """A claimed route with the colour of its track (needed on a double route whose tracks differ)."""
 
-    route: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=130, description="`from-to`, either order.")]
+    route: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=140, description="The route's id: `from-to` (either order) unless the board names it otherwise.")]
     color: ColorName | None = Field(default=None, description="The colour of the claimed track.")
 
 
@@ -58,7 +59,7 @@ class TicketRef(Strict):
 
 
 RouteEntry = Union[
-    Annotated[str, Field(pattern=ROUTE_PATTERN, max_length=170, description="`from-to`, or `from-to colour`.")],
+    Annotated[str, Field(pattern=ROUTE_PATTERN, max_length=180, description="The route's id (`from-to`), or `from-to colour`.")],
     RouteClaim,
 ]
 TicketEntry = Union[
@@ -114,8 +115,8 @@ QCODES: dict[str, tuple[str, str]] = {
     "Q007": ("invalid-value", "A value breaks a rule of the format (range, pattern, length)."),
     "Q008": ("wrong-type", "A value has the wrong type."),
     "Q010": ("bad-variant", "The variant file is missing, is not a variant, or has errors."),
-    "Q011": ("unknown-route", "No route of the board joins those two places."),
-    "Q012": ("ambiguous-route", "Several routes of the board have that name."),
+    "Q011": ("unknown-route", "No route of the board has that id or joins those two places."),
+    "Q012": ("ambiguous-route", "Several routes join the places the name spells, and it is no route's id."),
     "Q013": ("track-color-needed", "A double route whose tracks differ in colour, given without the colour."),
     "Q014": ("unknown-track-color", "The route has no track of that colour."),
     "Q015": ("track-taken", "The same track is claimed twice (by one or two players), or all its tracks are taken."),
@@ -247,10 +248,7 @@ class _Resolver:
     def __init__(self, src: Source, variant: Variant, board: Board, out: list[Diagnostic]):
         self.src, self.variant, self.board, self.out = src, variant, board, out
         self.tickets = all_tickets(variant, board)
-        self.routes_by_name: dict[str, list[int]] = {}
-        for i, r in enumerate(board.routes):
-            for name in {f"{r.from_}-{r.to}", f"{r.to}-{r.from_}"}:
-                self.routes_by_name.setdefault(name, []).append(i)
+        self.route_names = sorted(set(board.route_index) | set(board.routes_by_pair_name))
         self.tickets_by_name: dict[str, list[int]] = {}
         for i, t in enumerate(self.tickets):
             for name in {f"{t.from_}-{t.to}", f"{t.to}-{t.from_}"}:
@@ -325,22 +323,25 @@ class _Resolver:
 
     def claim(self, entry: RouteClaim, loc: tuple, seat: int, taken: dict[tuple[int, int], tuple[int, tuple]]) -> tuple[int, int] | None:
         name, color = entry.route, entry.color
-        routes = self.routes_by_name.get(name)
+        board = self.board
+        routes = board.routes_named(name)
         if not routes:
-            self.error(loc, "Q011", f"no route '{name}' on the board{did_you_mean(name, self.routes_by_name)}; name a route by its two places, `from-to`")
+            self.error(loc, "Q011", f"no route '{name}' on the board{did_you_mean(name, self.route_names)}; name a route by its id (`from-to` unless the board gives it another)")
             return None
-        tracks = [(r, t) for r in routes for t in range(len(self.board.routes[r].tracks))]
+        tracks = [(r, t) for r in routes for t in range(len(board.routes[r].tracks))]
         if color is not None:
-            tracks = [(r, t) for r, t in tracks if self.board.routes[r].tracks[t] == color]
+            tracks = [(r, t) for r, t in tracks if board.routes[r].tracks[t] == color]
             if not tracks:
-                have = sorted({c for r in routes for c in self.board.routes[r].tracks})
-                self.error(loc, "Q014", f"route {name} has no {color} track{did_you_mean(color, have)}; its tracks are {', '.join(have)}")
+                have = sorted({c for r in routes for c in board.routes[r].tracks})
+                self.error(loc, "Q014", f"route {name} has no {color} track{did_you_mean(color, have)}; its tracks are {', '.join(have)}{self.neighbours(routes)}")
                 return None
         if len({r for r, _t in tracks}) > 1:
-            self.error(loc, "Q012", f"the board has several routes called {name}; give the colour of the track to tell them apart")
+            a, b = board.routes[routes[0]].ends
+            choices = "; ".join(board.route_summary(r) for r in sorted({r for r, _t in tracks}))
+            self.error(loc, "Q012", f"several routes join {a} and {b}: {choices}; name one by its id")
             return None
-        if color is None and len({self.board.routes[r].tracks[t] for r, t in tracks}) > 1:
-            colors = [self.board.routes[r].tracks[t] for r, t in tracks]
+        if color is None and len({board.routes[r].tracks[t] for r, t in tracks}) > 1:
+            colors = [board.routes[r].tracks[t] for r, t in tracks]
             self.error(loc, "Q013", f"route {name} is a double route ({', '.join(colors)}): say which track, e.g. `{name} {colors[0]}` or `{{route: {name}, color: {colors[0]}}}`")
             return None
         free = [rt for rt in tracks if rt not in taken]
@@ -350,6 +351,14 @@ class _Resolver:
             self.error(loc, "Q015", f"the {'tracks' if len(tracks) > 1 else 'track'} of {name}{' ' + color if color else ''} {'are' if len(tracks) > 1 else 'is'} already claimed (by {whose}, line {self.src.pos(where)[0]})")
             return None
         return free[0]
+
+    def neighbours(self, routes: tuple[int, ...]) -> str:
+        """`; other routes between a and b: ...` when a route named by its id shares its places."""
+        if len(routes) != 1:
+            return ""
+        r = self.board.routes[routes[0]]
+        others = [i for i in self.board.routes_by_pair_name[r.pair_name] if i != routes[0]]
+        return "; the other routes between these places: " + "; ".join(self.board.route_summary(i) for i in others) if others else ""
 
     def check_trains(self, p: _PlayerData, claims: list[tuple[int, int]], at: tuple) -> None:
         used = sum(self.board.routes[r].length for r, _t in claims)

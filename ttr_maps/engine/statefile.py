@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .actions import Action
 from .notation import NotationError, action_text, parse_actions, parse_payment
+from .tables import UnknownRoute
 
 if TYPE_CHECKING:
     from .game import Game, State
@@ -71,7 +72,7 @@ class TicketsState(_Strict):
 
 
 class Claim(_Strict):
-    route: Name = Field(description="Route id `from-to` (either order).")
+    route: Name = Field(description="Route id (`from-to` by default; `to-from` is read too where only one route joins the places).")
     track: int = Field(default=0, ge=0, le=2, description="Track index within the route (0 for a single track).")
 
 
@@ -310,10 +311,10 @@ def _build(game: Game, sf: StateFile) -> State:
         return x
 
     def route(rid: str, where: str) -> int:
-        r = t.route_by_id.get(rid)
-        if r is None:
-            raise StateFileError(f"{where}: unknown route '{rid}'")
-        return r
+        try:
+            return t.find_route(rid)
+        except UnknownRoute as exc:
+            raise StateFileError(f"{where}: {exc}") from None
 
     s = State(game, None)
     s.seed = sf.seed

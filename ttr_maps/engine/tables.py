@@ -29,6 +29,10 @@ def all_tickets_of(variant: Variant, board: Board) -> tuple[Ticket, ...]:
     return tuple(board.tickets) + tuple(variant.tickets.add)
 
 
+class UnknownRoute(ValueError):
+    """A route name that names no route, or several."""
+
+
 class Tables:
     """Int-indexed view of a variant and its board."""
 
@@ -65,14 +69,12 @@ class Tables:
             (self.place_index[r.from_], self.place_index[r.to]) for r in board.routes
         )
         self.route_length = tuple(r.length for r in board.routes)
-        self.route_by_id: dict[str, int] = {}
-        self.route_by_pair: dict[tuple[int, int], int] = {}
-        for i, r in enumerate(board.routes):
-            self.route_by_id.setdefault(r.id, i)
-            self.route_by_id.setdefault(f"{r.to}-{r.from_}", i)
-            a, b = self.route_ends[i]
-            self.route_by_pair.setdefault((a, b), i)
-            self.route_by_pair.setdefault((b, a), i)
+        self.route_by_id: dict[str, int] = board.route_index  # exact ids; `find_route` also reads `to-from`
+        self.routes_between: dict[tuple[int, int], tuple[int, ...]] = {}
+        for i, (a, b) in enumerate(self.route_ends):
+            self.routes_between[(a, b)] = self.routes_between.get((a, b), ()) + (i,)
+            if b != a:
+                self.routes_between[(b, a)] = self.routes_between.get((b, a), ()) + (i,)
         self.route_tids: list[tuple[int, ...]] = []
         t_route, t_track, t_color, t_len, t_ferry, t_tunnel = [], [], [], [], [], []
         for ri, r in enumerate(board.routes):
@@ -153,6 +155,21 @@ class Tables:
         self._pay_counts: list[tuple[int, int, int, int, int]] = []
         self._payments: list[Payment] = []
         self._pay_by_tuple: dict[Payment, int] = {}
+
+    def find_route(self, name: str) -> int:
+        """The route called `name`: its id, or `from-to` in either order when only one route joins those
+        places. UnknownRoute (a ValueError) says why not, listing the routes an ambiguous name may mean."""
+        board = self.board
+        found = board.routes_named(name)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            a, b = board.routes[found[0]].ends
+            choices = "; ".join(board.route_summary(i) for i in found)
+            raise UnknownRoute(f"several routes join {a} and {b}; name one by its id: {choices}")
+        from ..diagnostics import did_you_mean
+
+        raise UnknownRoute(f"unknown route '{name}'{did_you_mean(name, self.route_ids)}; routes are named by their id, `from-to` by default")
 
     def _ticket_keys(self) -> tuple[str, ...]:
         seen: dict[str, int] = {}

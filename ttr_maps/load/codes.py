@@ -43,6 +43,7 @@ LOADER_CODES: dict[str, tuple[str, str]] = {
     "R009": ("duplicate-color", "A colour is listed twice under the board's `colors`."),
     "R010": ("mixed-positions", "A board places some places by lat/lon and others by x/y."),
     "R011": ("board-too-large-to-draw", "A place lies far off the others, or the car length is tiny: the board would be thousands of spaces across."),
+    "R012": ("duplicate-route-id", "Two routes have the same `id`."),
     "V001": ("board-not-found", "The board file a variant names does not exist."),
     "V002": ("wrong-kind", "A board was expected and a variant (or vice versa) was given."),
     "V003": ("scoring-length-missing", "scoring.routes has no points for a route length the board uses."),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator
 
 from ..diagnostics import Diagnostic, Severity, did_you_mean
-from ..model.board import DEFAULT_COLORS, GRAY
+from ..model.board import DEFAULT_COLORS, GRAY, default_route_ids
 from ..model.variant import Cards
 from .source import PathT, Source
 
@@ -141,6 +141,7 @@ def check_board(src: Source, out: list[Diagnostic]) -> None:
                     "R004",
                     f"unknown colour '{color}'{did_you_mean(color, known_colors)}; the board's colours are {', '.join(c for c in colors if c != GRAY)} and gray",
                 )
+    _route_ids(src, data, emit)
     _mixed_positions(src, data, emit)
     geographic = any("lat" in place or "lon" in place for _, place in _items(data, "places"))
     if geographic:
@@ -173,6 +174,21 @@ def check_board(src: Source, out: list[Diagnostic]) -> None:
                 Severity.WARNING,
                 key=True,
             )
+
+
+def _route_ids(src: Source, data: Any, emit: _Out) -> None:
+    """R012: a route's own `id` is another route's id (its own, or the default `from-to` it would have)."""
+    items = list(_items(data, "routes"))
+    ids = default_route_ids([(r.get("from"), r.get("to"), r.get("id")) for _, r in items])
+    first: dict[str, int] = {}
+    for (i, route), rid in zip(items, ids):
+        if rid is None:
+            continue
+        if rid in first:
+            line = src.pos(("routes", first[rid]))[0]
+            emit(("routes", i, "id"), "R012", f"route id '{rid}' is taken by the route at line {line}; give each route its own id")
+        else:
+            first[rid] = i
 
 
 def _mixed_positions(src: Source, data: Any, emit: _Out) -> None:

@@ -8,10 +8,11 @@ which can point at the offending line; the models check the shape of each item.
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 BOARD_FORMAT = "ttr-board/1"
 GRAY = "gray"
@@ -23,6 +24,17 @@ Id = Annotated[
         pattern=r"^[a-z0-9][a-z0-9-]*$",
         max_length=64,
         description="Lower-case id: letters a-z, digits and hyphens, e.g. `new-york`.",
+    ),
+]
+RouteId = Annotated[
+    str,
+    Field(
+        pattern=r"^[a-z0-9][a-z0-9-]*$",
+        max_length=140,
+        description=(
+            "The route's name in actions, state, position and report files. Default: `from-to`; the second "
+            "route between the same two places `from-to-2`, the third `from-to-3`."
+        ),
     ),
 ]
 ColorName = Annotated[
@@ -128,8 +140,14 @@ class Place(Strict):
 
 
 class Route(Strict):
-    """A route between two adjacent places: one to three parallel tracks of equal length."""
+    """A route between two adjacent places: one to three parallel tracks of equal length.
 
+    `id` names it everywhere (actions, state and position files, simulate reports, findings); the
+    board fills in the default (`default_route_ids`), so two routes between the same places (a
+    tunnel and a ferry, two border crossings) are always told apart.
+    """
+
+    id: RouteId | None = None
     from_: Id = Field(alias="from", description="Id of one end.")
     to: Id = Field(description="Id of the other end.")
     length: int = Field(ge=1, le=9, description="Number of spaces (cars) of each track.")
@@ -151,13 +169,60 @@ class Route(Strict):
 
     model_config = ConfigDict(populate_by_name=True)
 
+    _own_id: bool = PrivateAttr(default=False)
+
+    @model_validator(mode="after")
+    def _default_id(self) -> Route:
+        """`from-to` unless the entry names itself; a board numbers the routes that share their places."""
+        self._own_id = self.id is not None
+        if self.id is None:
+            object.__setattr__(self, "id", f"{self.from_}-{self.to}")
+        return self
+
     @property
-    def id(self) -> str:
-        return f"{self.from_}-{self.to}"
+    def own_id(self) -> bool:
+        """Whether the file gave this route its `id` (a default id is `from-to`, numbered on repeats)."""
+        return self._own_id
 
     @property
     def ends(self) -> tuple[str, str]:
         return (self.from_, self.to)
+
+    @property
+    def pair_name(self) -> str:
+        """`from-to`: the name the route has unless it has an id of its own or shares its places."""
+        return f"{self.from_}-{self.to}"
+
+
+_ID_RE = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def default_route_ids(routes: list[tuple[Any, Any, Any]]) -> list[str | None]:
+    """The id of each route given as (from, to, own id or None): its own id, else `from-to`, and for
+    the n-th route joining the same two places (in either order) `from-to-n`; a default never takes
+    an id another route has (the number is raised until it is free). None where the ends are not
+    valid ids (the schema reports those). Shared by the model and the loader's R012 check."""
+    taken = {own for _, _, own in routes if isinstance(own, str)}
+    seen: dict[frozenset[str], int] = {}
+    out: list[str | None] = []
+    for a, b, own in routes:
+        own = own if isinstance(own, str) else None
+        if not all(isinstance(e, str) and len(e) <= 64 and _ID_RE.fullmatch(e) for e in (a, b)):
+            out.append(own)
+            continue
+        pair = frozenset((a, b))
+        seen[pair] = n = seen.get(pair, 0) + 1
+        if own is not None:
+            out.append(own)
+            continue
+        base = f"{a}-{b}"
+        name = base if n == 1 else f"{base}-{n}"
+        while name in taken:
+            n += 1
+            name = f"{base}-{n}"
+        taken.add(name)
+        out.append(name)
+    return out
 
 
 class Ticket(Strict):
@@ -215,9 +280,53 @@ class Board(Strict):
         description="Per-code check settings: `off`, `error`, `warning` or `info`.",
     )
 
+    @model_validator(mode="after")
+    def _route_ids(self) -> Board:
+        """Number the routes that share their places and have no id of their own (`default_route_ids`)."""
+        ids = default_route_ids([(r.from_, r.to, r.id if r.own_id else None) for r in self.routes])
+        for r, rid in zip(self.routes, ids):
+            if rid is not None and rid != r.id:
+                object.__setattr__(r, "id", rid)
+        return self
+
     @cached_property
     def place_by_id(self) -> dict[str, Place]:
         return {p.id: p for p in self.places}
+
+    @cached_property
+    def route_index(self) -> dict[str, int]:
+        """Each route's index by its id (ids are unique on a loaded board: R012)."""
+        out: dict[str, int] = {}
+        for i, r in enumerate(self.routes):
+            out.setdefault(r.id, i)
+        return out
+
+    @cached_property
+    def routes_by_pair_name(self) -> dict[str, tuple[int, ...]]:
+        """The routes joining two places, under both spellings `a-b` and `b-a`."""
+        out: dict[str, list[int]] = {}
+        for i, r in enumerate(self.routes):
+            for name in dict.fromkeys((f"{r.from_}-{r.to}", f"{r.to}-{r.from_}")):
+                out.setdefault(name, []).append(i)
+        return {k: tuple(v) for k, v in out.items()}
+
+    def routes_named(self, name: str) -> tuple[int, ...]:
+        """The routes `name` may mean: the route with that id; else every route joining the two places
+        `name` spells as `from-to` (either order). More than one: the name is ambiguous."""
+        i = self.route_index.get(name)
+        if i is not None:
+            return (i,)
+        return self.routes_by_pair_name.get(name, ())
+
+    def route_summary(self, i: int) -> str:
+        """`a-b-2 (3 spaces, gray, ferry 1)`: a route by its id and what tells it from its neighbours."""
+        r = self.routes[i]
+        parts = [f"{r.length} space{'s' if r.length != 1 else ''}", "/".join(r.tracks)]
+        if r.ferry:
+            parts.append(f"ferry {r.ferry}")
+        if r.tunnel:
+            parts.append("tunnel")
+        return f"{r.id} ({', '.join(parts)})"
 
     @cached_property
     def deck_names(self) -> tuple[str, ...]:

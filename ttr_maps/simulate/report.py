@@ -217,7 +217,9 @@ def _route_table(routes: list, blocking: bool = False) -> str:
             continue
         first = r["first_claim_turn"]["median"] if r["first_claim_turn"] else None
         sw = f"<span class='sw' style='background:{heat(r['claimed']['rate']) if r['claimed']['rate'] > 0 else NEVER}'></span>"
-        out.append(f"<tr><td>{sw}{escape(r['from'])} – {escape(r['to'])}</td><td class='num'>{r['length']}</td><td class='num'>{_ci(r['claimed'])}</td>"
+        # a route that shares its places with another (a tunnel and a ferry) is told apart by its id
+        name = f"{r['from']} – {r['to']}" + ("" if r["route"] == f"{r['from']}-{r['to']}" else f" ({r['route']})")
+        out.append(f"<tr><td>{sw}{escape(name)}</td><td class='num'>{r['length']}</td><td class='num'>{_ci(r['claimed'])}</td>"
                    f"<td class='num'>{'' if first is None else f'{first:.0f}'}</td>" + (f"<td class='num'>{r['blocking']:.2f}</td>" if blocking else "") + "</tr>")
     out.append("</table>")
     return "".join(out)

@@ -32,7 +32,7 @@ from typing import Iterator
 import networkx as nx
 
 from ..base import Finding
-from ..context import Context, RootedForest
+from ..context import Context, RootedForest, listing
 
 CODE = "G015"
 NAME = "bridge-route"
@@ -72,10 +72,14 @@ def check(ctx: Context, options: dict) -> Iterator[Finding]:
         names = _places_beyond(tree, members, small_block, bv if small_block == bu else bu, limit=3)
         names = sorted(names, key=index.__getitem__) + sorted(countries, key=index.__getitem__)[: 3 - len(names)]
         shown = ", ".join(names) + (" …" if small > len(names) else "")
-        first = min(g.edges[u, v]["routes"])
+        routes = sorted(g.edges[u, v]["routes"])
+        if len(routes) == 1:
+            what = f"route {ctx.route_name(ctx.board.routes[routes[0]])} is the only link"
+        else:  # separate routes between the same two places (a tunnel and a ferry)
+            what = f"routes {listing([ctx.route_name(ctx.board.routes[r]) for r in routes])} are the only links"
         yield Finding(
-            ("routes", first),
-            f"route {ctx.route_name(ctx.board.routes[first])} is the only link to {small} place(s) ({shown}); claiming it can cut them off",
+            ("routes", routes[0]),
+            f"{what} to {small} place(s) ({shown}); claiming {'it' if len(routes) == 1 else 'them'} can cut them off",
         )
 
 

@@ -1,17 +1,23 @@
-"""Two route entries join the same two places.
+"""Two route entries that could be one double route join the same two places.
 
 Parallel tracks belong in one entry (`tracks: [red, blue]`): the rules for
 double routes (one player never claims two tracks of a route; with few players
 only one track is open) apply to the tracks of one entry. Two entries are two
-unrelated routes, so one player could claim both.
+separate routes, so one player could claim both.
 
-Each later entry is reported. The suggestion merges every entry of the same
-length into one (listing all their tracks), unless together they have more
-than the 3 tracks one entry holds.
+An entry is reported when an earlier entry between the same places has the
+same length, ferry locomotives and tunnel (so the two could be one entry), and
+not both carry an `id:` of their own. The suggestion merges every such entry
+into one (listing all their tracks), unless together they have more than the 3
+tracks one entry holds. Entries that differ in length, ferry or tunnel are
+never reported: they cannot be one entry, so they are plainly separate routes
+(a tunnel and a ferry between the same towns); their ids tell them apart
+(`a-b`, `a-b-2`).
 
 Why: almost always a double route written twice, which silently drops the
-parallel-route rules. If two different routes really join the same places
-(say a short mountain route and a long valley one), turn this check off.
+parallel-route rules. If the entries really are separate routes (two border
+crossings to one country), give each an `id:` (e.g. `id: north-crossing`): the
+ids say so, name the routes in actions and reports, and silence this check.
 
 Failing:
 
@@ -26,6 +32,10 @@ Passing:
 ```yaml
 routes:
   - {from: boston, to: new-york, length: 2, tracks: [red, yellow]}
+  - {from: bern, to: sion, length: 3, tracks: [gray], tunnel: true}
+  - {from: bern, to: sion, length: 3, tracks: [gray], ferry: 1}
+  - {id: dover-north, from: dover, to: france, length: 2, tracks: [red]}
+  - {id: dover-south, from: dover, to: france, length: 2, tracks: [blue]}
 ```
 """
 
@@ -51,24 +61,28 @@ def check(ctx: Context, options: dict) -> Iterator[Finding]:
         entries = sorted(data["routes"])
         for n, i in enumerate(entries[1:], start=1):
             r = board.routes[i]
-            earlier = entries[:n]
+            kind = (r.length, r.ferry, r.tunnel)
+            same = [k for k in entries if (board.routes[k].length, board.routes[k].ferry, board.routes[k].tunnel) == kind]
+            earlier = [k for k in same if k < i and not (r.own_id and board.routes[k].own_id)]
+            if not earlier:
+                continue
             where = f"({_lines(ctx, earlier)})"
             what = "another route already joins" if len(earlier) == 1 else f"{len(earlier)} other routes already join"
             claim = "both" if len(earlier) == 1 else "all of them"
-            same = [k for k in entries if board.routes[k].length == r.length]
-            if same[0] == i:
-                hint = f"its length differs ({r.length}); if they are different routes, turn G011 off for this board"
+            tracks = [t for k in same for t in board.routes[k].tracks]
+            entry_lines = _lines(ctx, same)
+            if len(tracks) <= MAX_TRACKS:
+                hint = f"write the entries at {entry_lines} as one entry with tracks [{', '.join(tracks)}]"
             else:
-                tracks = [t for k in same for t in board.routes[k].tracks]
-                entry_lines = _lines(ctx, same)
-                if len(tracks) <= MAX_TRACKS:
-                    hint = f"write the entries at {entry_lines} as one entry with tracks [{', '.join(tracks)}]"
-                else:
-                    hint = (
-                        f"the entries at {entry_lines} have {len(tracks)} tracks together, more than the {MAX_TRACKS} "
-                        f"one entry holds; remove tracks until they fit in one entry"
-                    )
-            yield Finding(("routes", i), f"{what} {a} and {b} {where}; one player could claim {claim}; {hint}")
+                hint = (
+                    f"the entries at {entry_lines} have {len(tracks)} tracks together, more than the {MAX_TRACKS} "
+                    f"one entry holds; remove tracks until they fit in one entry"
+                )
+            yield Finding(
+                ("routes", i),
+                f"{what} {a} and {b} {where}; one player could claim {claim}; {hint}, "
+                "or, if they are separate routes, give each an `id:`",
+            )
 
 
 def _lines(ctx: Context, routes: list[int]) -> str:

@@ -1,7 +1,9 @@
 """More parallel tracks between two places than can be used in a game (or drawn readably).
 
 Tracks are counted over every route entry joining the same two places, in
-either direction. The limit is the most tracks a readable bundle of cars holds,
+either direction, against the drawing limit; against a limit set by the
+variant's parallel-route rule only the tracks of one entry count (separate
+entries, such as a tunnel and a ferry between the same towns, are each open). The limit is the most tracks a readable bundle of cars holds,
 3 (triple routes exist on the Märklin board), and with a variant also the most
 tracks its parallel-route rule ever opens (docs/rules.md#parallel-routes): one player never
 claims two tracks of a route, and with fewer players than
@@ -73,11 +75,22 @@ def limit_and_reason(ctx: Context, max_tracks: int) -> tuple[int, str]:
 
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
     limit, reason = limit_and_reason(ctx, options["max_tracks"])
+    # A limit from the variant's parallel-route rule counts the tracks of one entry: separate entries
+    # between the same places (a tunnel and a ferry) are each open. A drawing limit counts them all.
+    per_entry = options["max_tracks"] <= 0 and limit < DRAWABLE
+    drawn = f"at most {DRAWABLE}, the most a readable bundle of cars holds"
+    board = ctx.board
     for a, b, data in ctx.graph.edges(data=True):
-        if data["tracks"] > limit:
-            last = max(data["routes"])
-            yield Finding(
-                ("routes", last, "tracks"),
-                f"{data['tracks']} parallel tracks join {a} and {b} ({reason}); remove tracks, "
-                "or set max_tracks under [checks.options.G010] in ttr-maps.toml if they are meant",
-            )
+        if per_entry:
+            widest = max(len(board.routes[r].tracks) for r in data["routes"])
+            tests = [(data["tracks"], DRAWABLE, drawn), (widest, limit, reason)]
+        else:
+            tests = [(data["tracks"], limit, reason)]
+        for tracks, most, why in tests:
+            if tracks > most:
+                yield Finding(
+                    ("routes", max(data["routes"]), "tracks"),
+                    f"{tracks} parallel tracks join {a} and {b} ({why}); remove tracks, "
+                    "or set max_tracks under [checks.options.G010] in ttr-maps.toml if they are meant",
+                )
+                break
