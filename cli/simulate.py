@@ -28,17 +28,23 @@ DEFAULT_BOTS = "expert,route-focus,ticket-hungry,long-route"
 @click.option("--observation", type=click.Choice(["fast", "engine"]), default="fast", show_default=True,
               help="How bots see the game: fast views, or views built from the engine's observation dicts (slower; same games).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--strict", is_flag=True,
+              help="Fail (exit 1) when the setup deal cannot give every player their tickets (before playing) "
+                   "or when games end abnormally: every player passed, or the action cap (after writing OUTPUT).")
 def command(variant_file: str, out_dir: str, games: int, players: int | None, bots: str, seed: int, workers: int,
-            scheduler: str | None, force: bool, observation: str, quiet: bool) -> None:
+            scheduler: str | None, force: bool, observation: str, quiet: bool, strict: bool) -> None:
     """Play GAMES games of bots on VARIANT and write a report.
 
     Bots: random, route-focus, ticket-hungry, long-route, expert (see docs/simulate.md).
     OUTPUT gets records.jsonl (one line per game), summary.json (every figure),
     report.html (self-contained, with plots and the board as a heat map) and run.json.
 
+    Warnings on the terminal: a setup deal the ticket piles cannot give out, games that ended
+    because every player passed or at the action cap (--strict makes them errors).
+
     Exit codes: 0 done; 1 bad input or a failed run (unreadable variant, unknown bot, player count,
-    unusable output folder such as an existing file, unreachable Dask scheduler); 2 usage error
-    (unknown option, bad option value).
+    unusable output folder such as an existing file or one another run is writing, unreachable Dask
+    scheduler, a warning under --strict); 2 usage error (unknown option, bad option value).
     """
     from ttr_maps.bots import BOTS
     from ttr_maps.load.loader import LoadError
@@ -82,6 +88,10 @@ def command(variant_file: str, out_dir: str, games: int, players: int | None, bo
         raise click.ClickException(f"{len(names)} bots for {players} players; give at most one bot per seat")
     seat_names = tuple((names * players)[:players])
     spec = RunSpec(GameSource(variant, board, players, variant_file), seat_names, games, seed, observation)
+    from ttr_maps.simulate.health import abnormal_ends, deal_shortfall
+    from ttr_maps.simulate.runner import game_for
+
+    _warn(deal_shortfall(game_for(spec.source)), strict, "the tickets cannot be dealt, so nothing was played")
 
     bar = None
     if not quiet:
@@ -109,3 +119,12 @@ def command(variant_file: str, out_dir: str, games: int, players: int | None, bo
         lo_, hi_ = b["win"]["ci"]
         click.echo(f"  {name:<14} wins {b['win']['rate'] * 100:5.1f}% ({lo_ * 100:.1f}-{hi_ * 100:.1f}%), mean score {b['score'].get('mean', 0):.1f}")
     click.echo(f"  mean game length {summary['length']['turns'].get('mean', 0):.0f} turns; top bot: {best[0]}")
+    _warn(abnormal_ends(summary), strict, f"games ended abnormally (the output is in {out_dir})")
+
+
+def _warn(problems: list[str], strict: bool, failure: str) -> None:
+    """Say each problem on standard error; under --strict, fail with `failure` after them."""
+    for problem in problems:
+        click.echo(f"{'error' if strict else 'warning'}: {problem}", err=True)
+    if problems and strict:
+        raise click.ClickException(f"--strict: {failure}")

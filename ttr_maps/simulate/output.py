@@ -2,16 +2,29 @@
 
 run.json (written last) marks a folder as a `ttr-maps simulate` output: such a
 folder may be written again; any other non-empty folder only with `force`.
+
+A run holds a lock on the folder (an flock on `.ttr-simulate.lock`, released by the
+system when the process ends, even when it is killed), so a second run into the same
+folder is refused while the first one writes. Under the lock, a run first removes the
+hidden temporary files a killed run left behind (`.records.jsonl.*.tmp`...).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import socket
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no lock
+    fcntl = None  # type: ignore[assignment]
 
 from .. import __version__
 from .report import build_report
@@ -20,6 +33,9 @@ from .summary import SUMMARY_FORMAT, summarize
 
 OUTPUT_FORMAT = "ttr-simulate/1"
 RECORDS, SUMMARY, REPORT, RUN = "records.jsonl", "summary.json", "report.html", "run.json"
+LOCK = ".ttr-simulate.lock"
+# The temporary files a run writes before renaming them (tempfile.mkstemp names: `.records.jsonl.k3j_x9.tmp`).
+_TEMP = re.compile(r"\.(?:%s)\.[A-Za-z0-9_]+\.tmp" % "|".join(re.escape(n) for n in (RECORDS, SUMMARY, REPORT, RUN)))
 
 
 class OutputError(Exception):
@@ -39,8 +55,8 @@ def check_output_dir(folder: str | Path, force: bool = False) -> Path:
     if p.exists():
         if not p.is_dir():
             raise OutputError(f"{p} exists and is not a folder")
-        if is_simulate_output(p) or not any(p.iterdir()) or force:
-            return p
+        if is_simulate_output(p) or force or all(_ours(e.name) for e in p.iterdir()):
+            return p  # (a folder holding only a killed run's leftovers is ours too)
         raise OutputError(
             f"{p} exists and is not a previous `ttr-maps simulate` output (it has no {RUN}); "
             "choose a new folder, or add --force to write into it anyway"
@@ -60,6 +76,72 @@ def simulate_to(spec: RunSpec, folder: str | Path, workers: int = 1, scheduler: 
     """Play the run and write the folder; returns the summary."""
     out = check_output_dir(folder, force)
     created = _make_dirs(out)
+    try:
+        with _locked(out):
+            _remove_leftovers(out)
+            summary = _write_run(spec, out, workers, scheduler, progress, variant_label)
+    except BaseException:
+        _remove_empty(created)  # a run that failed (a Dask scheduler out of reach...) leaves no folder behind
+        raise
+    _readable(out)
+    return summary
+
+
+def _ours(name: str) -> bool:
+    """A file a simulate run writes into its folder, or leaves there when killed."""
+    return name in (RECORDS, SUMMARY, REPORT, RUN, LOCK) or bool(_TEMP.fullmatch(name))
+
+
+def _remove_leftovers(out: Path) -> None:
+    """Remove the temporary files of runs killed before they could (the caller holds the lock)."""
+    for entry in out.iterdir():
+        if _TEMP.fullmatch(entry.name):
+            try:
+                entry.unlink()
+            except OSError:
+                pass
+
+
+@contextmanager
+def _locked(out: Path) -> Iterator[None]:
+    """Hold the folder's lock while the block runs; OutputError when another run holds it."""
+    if fcntl is None:  # pragma: no cover
+        yield
+        return
+    path = out / LOCK
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
+            os.close(fd)
+            raise OutputError(
+                f"{out} is being written by another `ttr-maps simulate` run ({holder or 'a running process'}); "
+                "wait for it to finish, or choose another folder with -o"
+            ) from None
+        try:  # the run that held the lock may have removed the file between our open and our lock
+            same = os.path.samestat(os.fstat(fd), os.stat(path))
+        except OSError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"process {os.getpid()} on {socket.gethostname()}, since {time.strftime('%Y-%m-%d %H:%M:%S')}".encode(), 0)
+        yield
+    finally:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+        os.close(fd)
+
+
+def _write_run(spec: RunSpec, out: Path, workers: int, scheduler: str | None,
+               progress: Callable[[int], None] | None, variant_label: str | None) -> dict:
+    """Play the games and write the four files into `out`; a failure leaves no temporary file."""
     start = time.perf_counter()
     cpu0 = time.process_time()
     # Every file is written to a temporary name first and all are renamed at the end, so a run that fails
@@ -106,9 +188,7 @@ def simulate_to(spec: RunSpec, folder: str | Path, workers: int = 1, scheduler: 
                 os.unlink(tmp)
             except OSError:
                 pass
-        _remove_empty(created)  # a run that failed (a Dask scheduler out of reach...) leaves no folder behind
         raise
-    _readable(out)
     return summary
 
 
