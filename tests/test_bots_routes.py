@@ -30,6 +30,7 @@ def test_route_legal_lists_the_same_actions_as_legal_actions(variant):
         claims = [a for a in full if type(a) is ClaimTrack]
         assert list(compact) == [a for a in full if type(a) is not ClaimTrack]
         routes = list(dict.fromkeys(a.route for a in claims))
+        assert [r for r in range(len(game.t.route_ids)) if compact.can_claim(r)] == sorted(routes)
         assert list(compact.routes) == routes
         for r in routes:
             assert compact.claims(r) == [a for a in claims if a.route == r]

@@ -312,6 +312,7 @@ class ExpertBot(PlanningBot):
             order = self._by_points = sorted(range(bd.NR), key=lambda r: (-bd.points[r], r))
         best, best_v = -1, -INF
         tempo = self.filler_tempo
+        hmax = max(hand[: bd.NC])
         for r in order:  # most points first: a route's value is at most its points (plus bonuses)
             if bd.points[r] + extra < best_v:
                 break
@@ -326,7 +327,7 @@ class ExpertBot(PlanningBot):
                 continue
             # Points per turn (a claim, and a draw turn per two cards missing): the player who runs out of
             # trains first ends the game while the others still hold unused trains and open tickets.
-            v = pts / (1.0 + tempo * ((route_deficit(bd, r, hand, know) + 1) // 2))
+            v = pts / (1.0 + tempo * ((route_deficit(bd, r, hand, know, hmax) + 1) // 2))
             if v > best_v or (v == best_v and r < best):
                 best, best_v = r, v
         return [best] if best >= 0 else []

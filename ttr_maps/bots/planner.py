@@ -39,27 +39,44 @@ from .planning import (
     plan_network,
     route_deficit,
     tickets_done,
+    track_have,
 )
 from .view import FLAG, JOURNEY, KEEP, MIX, PASSENGER, SECOND, TUNNEL, TURN
 
 
-class _RouteClaims(dict):
-    """Route -> its claims (every payment), as grouped from a full legal list, but listed only when asked for."""
+class _RouteClaims:
+    """Route -> its claims (every payment): what the turn builds from a full legal list, read from a RouteLegal
+    instead, lazily: a membership test looks at one route, the list of routes is made when iterated."""
 
-    __slots__ = ("legal",)
+    __slots__ = ("legal", "_routes", "_pays")
 
-    @classmethod
-    def of(cls, legal: RouteLegal) -> _RouteClaims:
-        out = cls.fromkeys(legal.routes)
-        out.legal = legal
-        return out
+    def __init__(self, legal: RouteLegal):
+        self.legal = legal
+        self._routes: dict[int, None] | None = None
+        self._pays: dict[int, list[ClaimTrack]] = {}
+
+    def _all(self) -> dict[int, None]:
+        if self._routes is None:
+            self._routes = dict.fromkeys(self.legal.routes)
+        return self._routes
+
+    def __contains__(self, r: int) -> bool:
+        return r in self._routes if self._routes is not None else self.legal.can_claim(r)
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
 
     def __getitem__(self, r: int) -> list[ClaimTrack]:
-        v = dict.__getitem__(self, r)
-        if v is None:
-            v = self.legal.claims(r)
-            dict.__setitem__(self, r, v)
-        return v
+        pays = self._pays.get(r)
+        if pays is None:
+            pays = self._pays[r] = self.legal.claims(r)
+        return pays
+
+    def __delitem__(self, r: int) -> None:
+        del self._all()[r]
 
 
 class PlanningBot(Bot):
@@ -129,12 +146,13 @@ class PlanningBot(Bot):
         trains = view.trains(self.seat)
         best, best_v = -1, -INF
         mine = know.mine
+        hmax = max(hand[: bd.NC])
         for r in range(bd.NR):
             if not know.open[r] or bd.length[r] > trains:
                 continue
             a, b = bd.ends[r]
             near = any(mine[x] for x, _ in bd.adj[a]) or any(mine[x] for x, _ in bd.adj[b])
-            v = bd.points[r] + (2.0 if near else 0.0) - 1.5 * route_deficit(bd, r, hand, know)
+            v = bd.points[r] + (2.0 if near else 0.0) - 1.5 * route_deficit(bd, r, hand, know, hmax)
             if v > best_v:
                 best, best_v = r, v
         return [best] if best >= 0 else []
@@ -188,11 +206,11 @@ class PlanningBot(Bot):
         bd = self.bd
         hand = view.hand
         plan = self.current_plan(view)
-        claims: dict[int, list[ClaimTrack]]
+        claims: dict[int, list[ClaimTrack]] | _RouteClaims
         draws = []
         others = []
         if type(legal) is RouteLegal:
-            claims = _RouteClaims.of(legal)
+            claims = _RouteClaims(legal)
             for a in legal:
                 ty = type(a)
                 if ty is DrawBlind or ty is DrawFaceUp:
@@ -221,20 +239,19 @@ class PlanningBot(Bot):
             a = self.endgame_move(view, hand, claims, others, plan)
             if a is not None:
                 return self._claimed(view, a)
-        if claims:
-            cands = [r for r in plan.routes if r in claims]
-            if cands:
-                r = self.choose_claim(view, cands, claims, plan)
-                if r is not None:
-                    return self._claimed(view, self.pay(r, claims[r], hand, plan))
+        cands = [r for r in plan.routes if r in claims]
+        if cands:
+            r = self.choose_claim(view, cands, claims, plan)
+            if r is not None:
+                return self._claimed(view, self.pay(r, claims[r], hand, plan))
         a = self.style_turn(view, hand, claims, others, plan)
         if a is not None:
             return self._claimed(view, a)
-        if claims and not plan.routes:
+        if not plan.routes and claims:
             target = self.filler(view, hand)
             if target and target[0] in claims:
                 return self._claimed(view, self.pay(target[0], claims[target[0]], hand, plan))
-        if claims and view.turn - self.last_claim_turn > self.stall_turns and sum(hand) >= 10:
+        if view.turn - self.last_claim_turn > self.stall_turns and sum(hand) >= 10 and claims:
             r = max(claims, key=lambda r: (bd.points[r], -r))
             return self._claimed(view, self.pay(r, claims[r], hand, plan))
         if draws:
@@ -286,12 +303,11 @@ class PlanningBot(Bot):
         """The colour of the planned route closest to being paid (-1: none)."""
         bd, know = self.bd, self.know
         best, best_d = -1, INF
+        hmax = max(hand[: bd.NC])
         for r in targets:
-            d = route_deficit(bd, r, hand, know)
+            d = route_deficit(bd, r, hand, know, hmax)
             if 0 < d < best_d:
-                from .planning import best_track
-
-                c = best_track(bd, r, hand, know)
+                c = track_have(bd, r, hand, know.owner, hmax)[0]
                 if c < 0:
                     c = max(range(bd.NC), key=lambda k: (hand[k], -k))
                 best, best_d = c, d

@@ -57,6 +57,8 @@ class BoardData:
         # Track colours per route (-1 gray, -2 never claimable in this variant).
         self.track_colors = tuple(tuple(t.t_color[tid] for tid in tids) for tids in t.route_tids)
         self.track_ok = tuple(t.t_color[tid] != -2 and t.t_ferry[tid] <= t.t_len[tid] for tid in range(t.NT))
+        # Per route, (track id, colour) of the tracks that can ever be claimed in this variant.
+        self.route_tracks = tuple(tuple((tid, t.t_color[tid]) for tid in tids if self.track_ok[tid]) for tids in t.route_tids)
         self.points = tuple(t.route_points.get(n, 0) for n in self.length)
         self.adj: list[list[tuple[int, int]]] = [[] for _ in range(self.NP)]
         for r, (a, b) in enumerate(self.ends):
@@ -160,17 +162,20 @@ def multi_source(bd: BoardData, cost: list[float], sources: Iterable[int]) -> li
 
 
 def shortest_path(bd: BoardData, cost: list[float], src: int, dst: int) -> tuple[float, list[int]] | None:
-    """(cost, routes) of a cheapest path from src to dst, or None. Routes listed from dst back to src."""
+    """(cost, routes) of a cheapest path from src to dst, or None. Routes listed from dst back to src.
+
+    Costs are never negative; a closed route's INF never improves a distance, so it needs no test of its own.
+    """
     if src == dst:
         return 0.0, []
-    NP = bd.NP
-    dist = [INF] * NP
-    prev = [-1] * NP
+    dist = [INF] * bd.NP
+    prev = [-1] * bd.NP
     dist[src] = 0.0
     heap = [(0.0, src)]
     adj, country = bd.adj, bd.country
+    pop, push = heappop, heappush
     while heap:
-        d, u = heappop(heap)
+        d, u = pop(heap)
         if u == dst:
             break
         if d > dist[u]:
@@ -178,14 +183,11 @@ def shortest_path(bd: BoardData, cost: list[float], src: int, dst: int) -> tuple
         if country[u] and u != src:
             continue
         for r, v in adj[u]:
-            w = cost[r]
-            if w == INF:
-                continue
-            nd = d + w
+            nd = d + cost[r]
             if nd < dist[v]:
                 dist[v] = nd
                 prev[v] = r
-                heappush(heap, (nd, v))
+                push(heap, (nd, v))
     if dist[dst] == INF:
         return None
     path = []
@@ -406,17 +408,24 @@ def tickets_done(know: Knowledge, tickets: Iterable[int]) -> tuple[list[int], li
     return done, todo
 
 
-def best_track(bd: BoardData, r: int, hand: list[int], know: Knowledge) -> int:
-    """The colour (-1 gray) of the open track of route r that the hand is closest to paying."""
+def track_have(bd: BoardData, r: int, hand: list[int], owner: list[int], hmax: int) -> tuple[int, int]:
+    """(colour, cards of it held) of the open track of route r that the hand is closest to paying: colour -1
+    (gray) counts the colour held most (`hmax`); (-1, hmax) when no track is open."""
     best_c, best_have = -3, -1
-    for tid in bd.route_tids[r]:
-        if know.owner[tid] >= 0 or not bd.track_ok[tid]:
+    for tid, c in bd.route_tracks[r]:
+        if owner[tid] >= 0:
             continue
-        c = bd.t.t_color[tid]
-        have = max(hand[: bd.NC]) if c < 0 else hand[c]
+        have = hmax if c < 0 else hand[c]
         if have > best_have:
             best_c, best_have = c, have
-    return best_c if best_c != -3 else -1
+    if best_c == -3:
+        return -1, hmax
+    return best_c, best_have
+
+
+def best_track(bd: BoardData, r: int, hand: list[int], know: Knowledge) -> int:
+    """The colour (-1 gray) of the open track of route r that the hand is closest to paying."""
+    return track_have(bd, r, hand, know.owner, max(hand[: bd.NC]))[0]
 
 
 def colour_needs(bd: BoardData, routes: Iterable[int], hand: list[int], know: Knowledge) -> tuple[list[int], list[int], int]:
@@ -429,34 +438,38 @@ def colour_needs(bd: BoardData, routes: Iterable[int], hand: list[int], know: Kn
     need = [0] * NC
     grays: list[int] = []
     locos = 0
+    owner = know.owner
+    hmax = max(hand[:NC])
+    length, ferry = bd.length, bd.ferry
     for r in routes:
-        L = bd.length[r]
-        f = bd.ferry[r]
+        f = ferry[r]
         locos += f
-        c = best_track(bd, r, hand, know)
+        c = track_have(bd, r, hand, owner, hmax)[0]
         if c >= 0:
-            need[c] += L - f
+            need[c] += length[r] - f
         else:
-            grays.append(L - f)
-    grays.sort(reverse=True)
-    for g in grays:
-        best, surplus = 0, -10**9
-        for c in range(NC):
-            s = hand[c] - need[c]
-            if s > surplus:
-                best, surplus = c, s
-        need[best] += g
-    deficit = [max(0, need[c] - hand[c]) for c in range(NC)]
-    return need, deficit, max(0, locos - hand[bd.LOCO])
+            grays.append(length[r] - f)
+    if grays:
+        grays.sort(reverse=True)
+        cols = range(NC)
+        for g in grays:
+            best, surplus = 0, -10**9
+            for c in cols:
+                s = hand[c] - need[c]
+                if s > surplus:
+                    best, surplus = c, s
+            need[best] += g
+    deficit = [n - h if n > h else 0 for n, h in zip(need, hand)]
+    loco_need = locos - hand[bd.LOCO]
+    return need, deficit, loco_need if loco_need > 0 else 0
 
 
-def route_deficit(bd: BoardData, r: int, hand: list[int], know: Knowledge) -> int:
+def route_deficit(bd: BoardData, r: int, hand: list[int], know: Knowledge, hmax: int | None = None) -> int:
     """Cards still missing to claim route r alone (locomotives wild; a ferry's locomotive spaces need them)."""
     L = bd.length[r]
     f = bd.ferry[r]
     wild = hand[bd.LOCO] + (hand[bd.BIG] if bd.has_big and L >= bd.big_min else 0)
-    c = best_track(bd, r, hand, know)
-    have = max(hand[: bd.NC]) if c < 0 else hand[c]
+    have = track_have(bd, r, hand, know.owner, max(hand[: bd.NC]) if hmax is None else hmax)[1]
     if wild < f:
         return (f - wild) + max(0, L - f - have)
     return max(0, L - min(have, L - f) - wild)

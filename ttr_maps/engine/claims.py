@@ -142,32 +142,78 @@ class RouteLegal(list):
     """`State.legal_actions(payments=False)`: the legal actions other than claims, and the claims by route.
 
     For bots that choose a route before its payment: `routes` maps each route the player can claim now to
-    its claimable track ids (routes in the order legal_actions lists their first claim), and `claims(route)`
-    lists that route's claims with every payment, as legal_actions lists them. It holds a copy of what
-    decides the claims (the player's hand, trains and claimable tracks), never the state.
+    its claimable track ids (routes in the order legal_actions lists their first claim; worked out when
+    first asked for), `can_claim(route)` tests one route, and `claims(route)` lists that route's claims with
+    every payment, as legal_actions lists them. It holds a copy of what decides the claims (the player's
+    hand, trains and claimable tracks), never the state.
     """
 
-    __slots__ = ("routes", "_game", "_hand", "_trains", "_open")
+    __slots__ = ("_game", "_hand", "_trains", "_open", "_routes")
+
+    @property
+    def routes(self) -> dict[int, list[int]]:
+        if self._routes is None:
+            self._routes = claimable_routes(self._game.t, self._hand, self._trains, self._open)
+        return self._routes
+
+    def can_claim(self, route: int) -> bool:
+        """Has `route` a legal claim? (The tests of legal_claims, for one route.)"""
+        if self._routes is not None:
+            return route in self._routes
+        t = self._game.t
+        if not 0 <= route < len(t.route_tids):
+            return False
+        hand = self._hand
+        trains = self._trains
+        gopen = self._open
+        groups = t.claim_groups
+        tid_group = t.tid_group
+        for tid in t.route_tids[route]:
+            gi, bit = tid_group[tid]
+            if gi < 0 or not gopen[gi] & bit:
+                continue
+            g = groups[gi]
+            length = g.length
+            if length > trains:
+                continue
+            locos = hand[t.LOCO]
+            wild = locos + hand[t.BIG] if g.big_ok else locos
+            if wild < g.ferry:
+                continue
+            have = hand[g.color] if g.color >= 0 else max(hand[: t.NC], default=0)
+            if have + wild >= length:
+                return True
+        return False
 
     def claims(self, route: int) -> list[ClaimTrack]:
+        """The claims of `route`, every payment, in legal_actions' order (empty if it has none)."""
         out: list[ClaimTrack] = []
-        if route in self.routes:
-            _claims_for(self._game, self._hand, self._trains, self._open, out)
-        return [a for a in out if a.route == route]
+        gopen = self._open
+        t = self._game.t
+        if gopen is None or not 0 <= route < len(t.route_tids):
+            return out
+        mask = [0] * len(gopen)  # only this route's claimable tracks
+        for tid in t.route_tids[route]:
+            gi, bit = t.tid_group[tid]
+            if gi >= 0:
+                mask[gi] |= gopen[gi] & bit
+        _claims_for(self._game, self._hand, self._trains, mask, out)
+        return out
 
 
 def route_legal(state: State, turn: bool) -> RouteLegal:
-    """An empty RouteLegal for the current player; at the start of a turn (`turn`) with its claimable routes."""
+    """An empty RouteLegal for the current player; at the start of a turn (`turn`) with what decides its claims."""
     out = RouteLegal()
     out._game = state.game
     if turn:
         p = state.current
-        out._hand = hand = state.hands[p][:]
-        out._trains = trains = state.trains[p]
-        out._open = gopen = state.group_open[p][:]
-        out.routes = claimable_routes(state.t, hand, trains, gopen)
+        out._hand = state.hands[p][:]
+        out._trains = state.trains[p]
+        out._open = state.group_open[p][:]
+        out._routes = None
     else:
-        out.routes = {}
+        out._open = None
+        out._routes = {}
     return out
 
 
