@@ -10,8 +10,9 @@ from pydantic.json_schema import GenerateJsonSchema
 from .engine.position_file import PositionFile
 from .engine.statefile import StateFile
 from .model import Board, Variant
+from .model.deck import DeckFile
 
-SCHEMAS = {"board.schema.json": Board, "variant.schema.json": Variant, "state.schema.json": StateFile, "position.schema.json": PositionFile}
+SCHEMAS = {"board.schema.json": Board, "variant.schema.json": Variant, "deck.schema.json": DeckFile, "state.schema.json": StateFile, "position.schema.json": PositionFile}
 ID_BASE = "https://ttr-maps.invalid/schemas/"
 
 

@@ -57,6 +57,8 @@ LOADER_CODES: dict[str, tuple[str, str]] = {
     "V011": ("duplicate-tie-break", "A tie-break is listed twice (warning)."),
     "V013": ("board-unusable", "The board file a variant names exists but cannot be read as a board."),
     "V012": ("added-deck-unused", "A deck only tickets.add names is in no pile, so its tickets are never dealt (warning)."),
+    "V014": ("deck-file-not-found", "A deck file a variant names under tickets.deck_files does not exist."),
+    "V015": ("deck-file-unusable", "A file named under tickets.deck_files is not a deck file (format ttr-deck/1)."),
 }
 
 for _code, (_name, _summary) in LOADER_CODES.items():

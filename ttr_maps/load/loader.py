@@ -18,6 +18,7 @@ from typing import Mapping
 from ..bundled import resolve
 from ..diagnostics import Diagnostic, LoadError, Severity, did_you_mean, has_errors
 from ..model.board import BOARD_FORMAT, Board
+from ..model.deck import DECK_FORMAT, DeckFile
 from ..model.variant import VARIANT_FORMAT, Variant
 from . import refs, rules
 from .codes import code_name
@@ -25,8 +26,8 @@ from ..fileio import path_problem
 from .source import MAX_PROBLEMS, Source, _clip, read_source
 from .validation import validate
 
-CURRENT = {"ttr-board": BOARD_FORMAT, "ttr-variant": VARIANT_FORMAT}
-KINDS = {"ttr-board": "board", "ttr-variant": "variant"}
+CURRENT = {"ttr-board": BOARD_FORMAT, "ttr-variant": VARIANT_FORMAT, "ttr-deck": DECK_FORMAT}
+KINDS = {"ttr-board": "board", "ttr-variant": "variant", "ttr-deck": "deck"}
 # Other ttr-maps files: what they are and the command that reads them.
 OTHER_KINDS = {
     "ttr-position": ("a position file, a finished game", "score it with `ttr-maps score {path}`, which also checks it"),
@@ -42,13 +43,16 @@ class Loaded:
     """
 
     path: str
-    kind: str | None = None  # "board" or "variant"; None when the format is unknown
+    kind: str | None = None  # "board", "variant" or "deck"; None when the format is unknown
     board: Board | None = None
     variant: Variant | None = None
     board_path: str | None = None  # for a variant: the board file it names
     source: Source | None = None
     board_source: Source | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    deck: DeckFile | None = None  # a deck file's model; for a variant, `decks` are those it names
+    decks: list[DeckFile] = field(default_factory=list)
+    deck_sources: list[Source] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -78,8 +82,13 @@ def load(path: str | Path, texts: Mapping[str, str] | None = None) -> Loaded:
         if result.ok and variant is not None and board is not None and result.board_source is not None:
             rules.check_rules(src, result.board_source, variant, board, result.diagnostics)  # type: ignore[arg-type]
         if result.ok:
-            result.variant, result.board = variant, board  # type: ignore[assignment]
-    for source in (src, result.board_source):
+            result.variant, result.board = with_deck_files(variant, result.decks), board  # type: ignore[arg-type]
+    elif kind == "deck":
+        result.kind = "deck"
+        deck = _deck(src, result, texts)
+        result.deck = deck if result.ok else None
+        result.board = result.board if result.ok else None
+    for source in (src, result.board_source, *result.deck_sources):
         if source is not None and source.omitted:
             result.diagnostics.append(
                 Diagnostic(
@@ -128,7 +137,7 @@ def _format_kind(src: Source, out: list[Diagnostic]) -> str | None:
         out.append(src.diag((), "S002", "missing key 'format'; add `format: ttr-board/1` (a board) or `format: ttr-variant/1` (a variant) as the first line"))
         return None
     fmt = data["format"]
-    m = re.fullmatch(r"(ttr-board|ttr-variant)/([0-9]+)", fmt) if isinstance(fmt, str) else None
+    m = re.fullmatch(r"(ttr-board|ttr-variant|ttr-deck)/([0-9]+)", fmt) if isinstance(fmt, str) else None
     other = re.fullmatch(r"(ttr-position|ttr-state)/[0-9]{1,9}", fmt) if isinstance(fmt, str) else None
     if other:
         what, action = OTHER_KINDS[other.group(1)]
@@ -221,19 +230,29 @@ def _error_spots(src: Source, out: list[Diagnostic]) -> set[tuple[int, int]]:
 
 def _variant_board(src: Source, result: Loaded, texts: Mapping[str, str]) -> Board | None:
     """Load the board a variant names, adding its diagnostics, then check the variant against it."""
+    board, board_src = _named_board(src, result, "variant", texts)
+    if board_src is not None:
+        _deck_files(src, result, texts)
+        refs.check_variant(src, board_src, result.diagnostics, result.deck_sources)
+    return board
+
+
+def _named_board(src: Source, result: Loaded, kind: str, texts: Mapping[str, str]) -> tuple[Board | None, Source | None]:
+    """Load the board that a variant or deck file names under `board:`, adding its diagnostics:
+    the board (None when it has errors) and its source (None when it is not a board file)."""
     out = result.diagnostics
     ref = src.data.get("board") if isinstance(src.data, dict) else None
     if not isinstance(ref, str) or not ref or src.pos(("board",)) in _error_spots(src, out):
-        return None  # the schema check reports it
+        return None, None  # the schema check reports it
     board_path = resolve(ref, os.path.dirname(src.path), kinds=("boards",))
     result.board_path = board_path
     if not os.path.exists(board_path) and os.path.normpath(board_path) not in texts:
         problem = path_problem(board_path)
         what = "not found" if problem is None or problem.text == "not found" else f"not found: it is {problem.text}"
         out.append(
-            src.diag(("board",), "V001", f"board file '{ref}' {what} (looked for {board_path}); the path is relative to this variant file, or a bundled board's name (`ttr-maps boards`)")
+            src.diag(("board",), "V001", f"board file '{ref}' {what} (looked for {board_path}); the path is relative to this {kind} file, or a bundled board's name (`ttr-maps boards`)")
         )
-        return None
+        return None, None
     board_src = read_source(board_path, texts.get(os.path.normpath(board_path)))
     result.board_source = board_src
     out.extend(board_src.diagnostics)
@@ -241,7 +260,7 @@ def _variant_board(src: Source, result: Loaded, texts: Mapping[str, str]) -> Boa
     kind = _format_kind(board_src, out)
     if kind == "variant":
         out.append(src.diag(("board",), "V002", f"'{ref}' is a variant, not a board; name a board file (format {BOARD_FORMAT})"))
-        return None
+        return None, None
     if kind != "board":
         # The board file's own problem is at its path (often 0:0, the whole file): say it here too.
         why = next((d for d in board_src.diagnostics + out[before:] if d.path == board_src.path), None)
@@ -250,8 +269,55 @@ def _variant_board(src: Source, result: Loaded, texts: Mapping[str, str]) -> Boa
         else:  # pragma: no cover - the reader or the format check always says why
             message = f"board file '{ref}' cannot be used; name a board file (format {BOARD_FORMAT})"
         out.append(src.diag(("board",), "V013", message))
-        return None
-    board = _board(board_src, out)
-    refs.check_variant(src, board_src, out)
-    return board
+        return None, None
+    return _board(board_src, out), board_src
+
+
+def _deck_files(src: Source, result: Loaded, texts: Mapping[str, str]) -> None:
+    """Read the deck files a variant names (`tickets.deck_files`), each checked against the variant's board."""
+    out = result.diagnostics
+    tickets = src.data.get("tickets") if isinstance(src.data, dict) else None
+    files = tickets.get("deck_files") if isinstance(tickets, dict) else None
+    for j, ref in enumerate(files if isinstance(files, list) else ()):
+        if not isinstance(ref, str) or not ref or src.pos(("tickets", "deck_files", j)) in _error_spots(src, out):
+            continue
+        path = os.path.normpath(os.path.join(os.path.dirname(src.path), ref))
+        if not os.path.isfile(path) and path not in texts:
+            out.append(src.diag(("tickets", "deck_files", j), "V014",
+                                f"deck file '{ref}' not found (looked for {path}); the path is relative to this variant file"))
+            continue
+        deck_src = read_source(path, texts.get(path))
+        out.extend(deck_src.diagnostics)
+        before = len(out)
+        kind = _format_kind(deck_src, out)
+        if kind != "deck":
+            why = next((d for d in deck_src.diagnostics + out[before:] if d.path == deck_src.path), None)
+            detail = f": {why.message} ({why.code} at {why.path}:{why.line}:{why.col})" if why is not None else f": it is a {kind}"
+            out.append(src.diag(("tickets", "deck_files", j), "V015",
+                                f"'{ref}' cannot be used as a deck file{detail}; name a file with `format: {DECK_FORMAT}`"))
+            continue
+        deck = validate(deck_src, DeckFile, out)
+        if result.board_source is not None:
+            refs.check_deck(deck_src, result.board_source, out)
+        result.deck_sources.append(deck_src)
+        if deck is not None:
+            result.decks.append(deck)
+
+
+def _deck(src: Source, result: Loaded, texts: Mapping[str, str]) -> DeckFile | None:
+    """A deck file alone: its schema, and its tickets' places when it names a board."""
+    deck = validate(src, DeckFile, result.diagnostics)
+    if isinstance(src.data, dict) and "board" in src.data:
+        result.board, board_src = _named_board(src, result, "deck", texts)
+        if board_src is not None:
+            refs.check_deck(src, board_src, result.diagnostics)
+    return deck
+
+
+def with_deck_files(variant: Variant, decks: list[DeckFile]) -> Variant:
+    """The variant with the tickets of its deck files added after `tickets.add`'s."""
+    if not decks:
+        return variant
+    added = variant.tickets.add + tuple(t for d in decks for t in d.tickets)
+    return variant.model_copy(update={"tickets": variant.tickets.model_copy(update={"add": added})})
 

@@ -7,7 +7,7 @@ shape are skipped here: the schema check reports them.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from ..diagnostics import Diagnostic, Severity, did_you_mean
 from ..model.board import DEFAULT_COLORS, GRAY, default_route_ids
@@ -221,8 +221,8 @@ def _raw_key(mapping: dict, text: str) -> Any:
     return next((k for k in mapping if str(k) == text), text)
 
 
-def check_variant(src: Source, board: Source, out: list[Diagnostic]) -> None:
-    """Decks, piles, colours and places a variant names must exist on its board (or in the variant)."""
+def check_variant(src: Source, board: Source, out: list[Diagnostic], deck_files: Sequence[Source] = ()) -> None:
+    """Decks, piles, colours and places a variant names must exist on its board (or in the variant or its deck files)."""
     emit = _Out(src, out)
     data, board_data = src.data, board.data
     if not isinstance(data, dict) or not isinstance(board_data, dict):
@@ -230,7 +230,7 @@ def check_variant(src: Source, board: Source, out: list[Diagnostic]) -> None:
     tickets = _get(data, "tickets")
     added = list(_items(tickets, "add"))
     decks = board_decks(board_data)
-    for _, ticket in added:
+    for _, ticket in added + [t for f in deck_files for t in _items(f.data, "tickets")]:
         decks.update(_deck_names(ticket.get("decks")))
 
     piles_data = _get(tickets, "piles")
@@ -303,3 +303,14 @@ def check_variant(src: Source, board: Source, out: list[Diagnostic]) -> None:
             pid = ticket.get(end)
             if isinstance(pid, str) and pid not in ids:
                 emit(("tickets", "add", i, end), "R002", f"unknown place '{pid}'{did_you_mean(pid, ids)}; use the id of a place on the board")
+
+
+def check_deck(src: Source, board: Source, out: list[Diagnostic]) -> None:
+    """The places a deck file's tickets name must be on the board."""
+    ids = set(place_ids(board.data))
+    emit = _Out(src, out)
+    for i, ticket in _items(src.data, "tickets"):
+        for end in ("from", "to"):
+            pid = ticket.get(end)
+            if isinstance(pid, str) and pid not in ids:
+                emit(("tickets", i, end), "R002", f"unknown place '{pid}'{did_you_mean(pid, ids)}; use the id of a place on the board {board.path}")

@@ -155,6 +155,11 @@ class Tickets(Strict):
         ),
     )
     add: tuple[Ticket, ...] = Field(default=(), description="Extra tickets (e.g. bonus cards) added to the board's.")
+    deck_files: tuple[Annotated[str, Field(min_length=1, max_length=1000)], ...] = Field(
+        default=(),
+        max_length=20,
+        description="Deck files (`ttr-deck/1`, paths relative to this file) whose tickets are added like `add`'s.",
+    )
     setup: TicketDeal = Field(default_factory=_default_setup)
     draw: TicketDeal = Field(default_factory=_default_draw)
     staged_setup: bool = Field(
