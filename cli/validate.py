@@ -1,4 +1,4 @@
-"""`ttr-maps validate FILE...`"""
+"""`ttr-maps validate FILE|FOLDER...`"""
 
 from __future__ import annotations
 
@@ -11,16 +11,25 @@ from ttr_maps.report import render
 from .checks import check_options, run_selected
 from .options import format_option
 
+LEVELS = {s.value: s.rank for s in Severity}
+
 
 @click.command("validate")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True, path_type=str))
 @format_option
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
+@click.option("--min-severity", type=click.Choice(["info", "warning", "error"]), default="info", show_default=True,
+              help="Show only problems at least this severe (exit codes follow what is shown).")
+@click.option("-q", "--quiet", is_flag=True, help="Hide info notes: the same as --min-severity warning.")
 @check_options
-def command(files: tuple[str, ...], fmt: str, strict: bool, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
+def command(files: tuple[str, ...], fmt: str, strict: bool, min_severity: str, quiet: bool,
+            select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
     """Validate board and variant files (a variant also validates its board), then run the design checks.
 
-    Each problem is printed as `path:line:col: severity CODE message` (codes: docs/codes.md).
+    FILES may be bundled names (`usa`, `ttr-maps boards`) and folders: every board and
+    variant under a folder, recursively, by its `format` (other YAML and JSON files are
+    skipped, with a note). Each problem is printed as `path:line:col: severity CODE message`;
+    `ttr-maps explain CODE` says what a code means and how to fix it.
 
     \b
     Exit codes:
@@ -28,16 +37,27 @@ def command(files: tuple[str, ...], fmt: str, strict: bool, select: tuple[str, .
       1 problems found
       2 usage error
     """
+    from ttr_maps.load.discover import expand
+
+    paths, skipped = expand(list(files))
+    if skipped:
+        shown = ", ".join(skipped[:3]) + (", ..." if len(skipped) > 3 else "")
+        click.echo(f"note: skipped {len(skipped)} file(s) that are not boards or variants ({shown})", err=True)
+    if not paths:
+        raise click.ClickException(f"no board or variant file in {', '.join(files)}")
     diags = []
-    for path in files:
+    for path in paths:
         loaded = load(path)
         diags += loaded.diagnostics + run_selected(loaded, select, ignore)
     diags = unique(diags)
-    out = render(fmt, diags)
+    floor = LEVELS["warning" if quiet and min_severity == "info" else min_severity]
+    shown_diags = [d for d in diags if d.severity.rank >= floor]
+    hidden = len(diags) - len(shown_diags)
+    out = render(fmt, shown_diags)
     if out:
-        click.echo(out)
+        click.echo(out + (f" ({hidden} less severe hidden)" if hidden and fmt == "text" else ""))
     elif fmt == "text":
-        click.echo(f"{len(files)} file(s) OK")
+        click.echo(f"{len(paths)} file(s) OK" + (f" ({hidden} info note(s) hidden)" if hidden else ""))
     bad = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
-    if any(d.severity in bad for d in diags):
+    if any(d.severity in bad for d in shown_diags):
         raise SystemExit(1)

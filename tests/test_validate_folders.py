@@ -1,0 +1,53 @@
+"""`validate` on folders (boards and variants found by their `format`), --min-severity and --quiet."""
+
+import json
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ttr_maps.cli.main import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args):
+    return CliRunner().invoke(cli, ["validate", *map(str, args)])
+
+
+def test_a_folder_is_validated_recursively_and_other_yaml_is_skipped_with_a_note(tmp_path):
+    shutil.copy(ROOT / "examples/three-harbours.yaml", tmp_path / "board.yaml")
+    deep = tmp_path / "deeper" / "still"
+    deep.mkdir(parents=True)
+    (deep / "broken.yaml").write_text("format: ttr-board/1\nmeta: {title: x}\nplaces: [\n", encoding="utf-8")
+    shutil.copy(ROOT / "examples/positions/usa.yaml", tmp_path / "game.yaml")  # a position file
+    (tmp_path / "notes.json").write_text('{"a": 1}', encoding="utf-8")
+    hidden = tmp_path / ".cache"
+    hidden.mkdir()
+    (hidden / "junk.yaml").write_text("format: ttr-board/1\n", encoding="utf-8")
+    out = run(tmp_path, "--format", "json")
+    assert out.exit_code == 1
+    found = json.loads(out.stdout)
+    assert {Path(d["path"]).name for d in found} == {"board.yaml", "broken.yaml"}
+    assert any(d["code"] == "P006" for d in found)  # a broken board is reported, never skipped
+    assert "skipped 2 file(s) that are not boards or variants" in out.stderr
+
+
+def test_a_folder_without_boards_is_an_error(tmp_path):
+    (tmp_path / "a.yaml").write_text("just: data\n", encoding="utf-8")
+    out = run(tmp_path)
+    assert out.exit_code == 1 and "no board or variant file in" in out.output
+
+
+def test_quiet_hides_info_and_min_severity_hides_more(tmp_path):
+    out = run(ROOT / "maps")
+    assert out.exit_code == 0 and " info B005 " in out.stdout
+    out = run(ROOT / "maps", "--quiet")
+    assert out.exit_code == 0
+    assert out.stdout.strip().startswith("11 file(s) OK (") and "info note(s) hidden" in out.stdout
+    board = tmp_path / "b.yaml"
+    board.write_text((ROOT / "examples/three-harbours.yaml").read_text(encoding="utf-8").replace("points: 10", "points: 19"), encoding="utf-8")
+    out = run(board, "--strict")
+    assert out.exit_code == 1 and "warning G006" in out.stdout
+    out = run(board, "--strict", "--min-severity", "error")
+    assert out.exit_code == 0 and "G006" not in out.stdout  # exit codes follow what is shown

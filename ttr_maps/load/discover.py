@@ -1,0 +1,46 @@
+"""Which files of a folder `validate` reads: the boards and variants under it, recursively.
+
+A file is a board or variant by its `format` key, not its name; YAML and JSON files
+that are something else (a state or position file, a schema, a simulation summary)
+are skipped and counted, and so are folders whose name starts with a dot. A file that
+cannot be parsed at all is validated, so a broken board is reported, never skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+SUFFIXES = (".yaml", ".yml", ".json")
+OURS = re.compile(r"ttr-(board|variant)/")
+
+
+def is_board_or_variant(path: Path) -> bool:
+    """True for a board or variant, and for a file too broken to say (the loader reports it)."""
+    from .source import read_source
+
+    src = read_source(path)
+    if src.data is None:
+        return True
+    fmt = src.data.get("format") if isinstance(src.data, dict) else None
+    return isinstance(fmt, str) and bool(OURS.match(fmt))
+
+
+def expand(paths: list[str]) -> tuple[list[str], list[str]]:
+    """The files to validate (a named file always; a folder's boards and variants, sorted) and the
+    files of those folders that were skipped."""
+    files: list[str] = []
+    skipped: list[str] = []
+    for given in paths:
+        if not os.path.isdir(given):
+            files.append(given)
+            continue
+        for folder, dirs, names in os.walk(given):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(names):
+                path = Path(folder) / name
+                if path.suffix.lower() not in SUFFIXES:
+                    continue
+                (files if is_board_or_variant(path) else skipped).append(str(path))
+    return files, skipped
