@@ -118,7 +118,7 @@ def test_explain_says_when_a_check_needs_a_variant():
 def test_explain_unknown_code_is_a_usage_error_with_a_suggestion():
     result = CliRunner().invoke(cli, ["explain", "routes-crossing"])
     assert result.exit_code == 2
-    assert "no check 'routes-crossing' (did you mean 'routes-cross'?)" in result.output
+    assert "no code 'routes-crossing' (did you mean 'routes-cross'?)" in result.output
     assert "Traceback" not in result.output
 
 
