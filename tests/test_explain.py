@@ -49,5 +49,5 @@ def test_a_name_shared_by_two_families_explains_both():
 
 
 def test_an_unknown_code_is_a_usage_error_with_a_suggestion():
-    result = CliRunner().invoke(cli, ["explain", "r02"])
-    assert result.exit_code == 2 and "did you mean 'R002'?" in result.output
+    result = CliRunner().invoke(cli, ["explain", "unknown-kye"])
+    assert result.exit_code == 2 and "did you mean 'unknown-key'?" in result.output
