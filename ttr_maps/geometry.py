@@ -31,6 +31,17 @@ def project(lat: float, lon: float, name: str, standard_parallel: float, lon0: f
     return x, y
 
 
+def unproject(x: float, y: float, name: str, standard_parallel: float, lon0: float = 0.0) -> tuple[float, float]:
+    """(lat, lon) of a point in board units: the inverse of `project` (a place dragged on a lat/lon board)."""
+    k = EARTH_RADIUS_KM * math.cos(math.radians(standard_parallel))
+    lon = lon0 + math.degrees(x / k)
+    if name == "mercator":
+        lat = math.degrees(2 * math.atan(math.exp(-y / k)) - math.pi / 2)
+    else:
+        lat = -math.degrees(y / EARTH_RADIUS_KM)
+    return lat, lon
+
+
 @dataclass(frozen=True)
 class Layout:
     """Positions of places in board units and the drawing sizes derived from the board."""
@@ -46,6 +57,11 @@ class Layout:
             sp = statistics.fmean(p.lat for p in geo) if geo else 0.0  # type: ignore[misc]
         lon0 = statistics.fmean(p.lon for p in geo) if geo else 0.0  # type: ignore[misc]
         return proj.name, sp, lon0
+
+    @property
+    def projection(self) -> tuple[str, float, float]:
+        """(name, standard parallel, central longitude) of this board's projection."""
+        return self._projection
 
     @cached_property
     def positions(self) -> dict[str, tuple[float, float]]:

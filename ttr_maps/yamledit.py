@@ -190,43 +190,54 @@ class YamlFile:
         names this board, so a change that breaks the variant is refused too.
         """
         new = self.render()
-        self.validate(new, check)
-        try:
-            on_disk = Path(self.path).read_bytes()
-        except OSError as exc:
-            raise FileChanged(f"{self.path} cannot be read any more ({exc.strerror or exc}); it was moved or removed since it was read") from None
-        if sha256(on_disk) != self.sha:
-            raise FileChanged(f"{self.path} was changed on disk since it was read; nothing was written (read it again and redo the change)")
-        if new == self.text:
-            return new
-        try:
-            write_atomic(self.path, new, make_dirs=False)
-        except OSError as exc:
-            raise EditError(f"cannot write {self.path}: {exc.strerror or exc}; nothing was changed") from None
+        write_checked(self.path, self.text, new, check)
         self.text, self.sha = new, sha256(new.encode("utf-8"))
         self._base = self._dump()
         return new
 
     def validate(self, new: str, check: str | Path | None = None) -> None:
         """Raise WouldBreak when `new` (this file's next text) loads with errors the current text has not."""
-        from .load import load
-
-        root = str(check or self.path)
-        before = load(root, {self.path: self.text}).diagnostics
-        after = load(root, {self.path: new}).diagnostics
-        added = new_errors(before, after)
-        if added:
-            first = added[0]
-            raise WouldBreak(
-                f"the change was not written: it would make {first.path}:{first.line}:{first.col} "
-                f"{first.code} {first.message}" + (f" (and {len(added) - 1} more)" if len(added) > 1 else ""),
-                added,
-            )
+        validate_text(self.path, self.text, new, check)
 
     def _dump(self) -> str:
         out = io.StringIO()
         self._yaml.dump(self.data, out)
         return out.getvalue()
+
+
+def validate_text(path: str, old: str, new: str, check: str | Path | None = None) -> None:
+    """Raise WouldBreak when `new` (the next text of `path`) loads with errors `old` has not."""
+    from .load import load
+
+    root = str(check or path)
+    before = load(root, {path: old}).diagnostics
+    after = load(root, {path: new}).diagnostics
+    added = new_errors(before, after)
+    if added:
+        first = added[0]
+        raise WouldBreak(
+            f"the change was not written: it would make {first.path}:{first.line}:{first.col} "
+            f"{first.code} {first.message}" + (f" (and {len(added) - 1} more)" if len(added) > 1 else ""),
+            added,
+        )
+
+
+def write_checked(path: str, old: str, new: str, check: str | Path | None = None) -> None:
+    """Replace the text `old` of `path` by `new`: only if the file still holds `old` (sha-256 of its
+    bytes) and `new` loads with no new error; atomically. Raises an EditError otherwise."""
+    validate_text(path, old, new, check)
+    try:
+        on_disk = Path(path).read_bytes()
+    except OSError as exc:
+        raise FileChanged(f"{path} cannot be read any more ({exc.strerror or exc}); it was moved or removed since it was read") from None
+    if sha256(on_disk) != sha256(old.encode("utf-8")):
+        raise FileChanged(f"{path} was changed on disk since it was read; nothing was written (read it again and redo the change)")
+    if new == old:
+        return
+    try:
+        write_atomic(path, new, make_dirs=False)
+    except OSError as exc:
+        raise EditError(f"cannot write {path}: {exc.strerror or exc}; nothing was changed") from None
 
 
 def new_errors(before: Iterable[Diagnostic], after: Iterable[Diagnostic]) -> list[Diagnostic]:

@@ -43,9 +43,23 @@ def page_url(app: Starlette, path: str = "/") -> str:
     return f"http://{HOST}:{guard.port}{path}?token={guard.token}"
 
 
+class _Server(uvicorn.Server):
+    """uvicorn's server that first tells the app it is stopping (`app.state.stopping_hooks`), so open
+    event streams end at once instead of holding the shutdown."""
+
+    def handle_exit(self, sig: int, frame: object) -> None:
+        _stopping(self.config.app)
+        super().handle_exit(sig, frame)
+
+
+def _stopping(app: Starlette) -> None:
+    for hook in getattr(app.state, "stopping_hooks", ()):
+        hook()
+
+
 def _server(app: Starlette) -> uvicorn.Server:
     config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2, ws="none")
-    return uvicorn.Server(config)
+    return _Server(config)
 
 
 def serve(app: Starlette, port: int = 0, open_browser: bool = True, path: str = "/",
@@ -91,6 +105,7 @@ class Running:
         return page_url(self.app, path)
 
     def stop(self) -> None:
+        _stopping(self.app)
         self.server.should_exit = True
         self.thread.join(timeout=10)
         self.sock.close()

@@ -1,0 +1,266 @@
+"""What the studio page shows: the last good drawing of the opened file, its findings, or why it does not load.
+
+`Session.refresh()` reads the files again (after a save in any editor or an edit
+from the page) and builds a `Snapshot` in two steps: the drawing first (load, plan,
+SVG: what the page waits for), then the design checks' findings. A file that stops
+loading keeps the last good drawing and shows its diagnostics instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import Diagnostic, Severity, unique
+from ..load import Loaded, load
+from ..load.source import Source
+
+
+@dataclass
+class Drawing:
+    """A drawable board: its SVG and the geometry the page needs to point at things (canvas mm)."""
+
+    svg: str
+    data: dict[str, Any]
+    plan: Any
+    loaded: Loaded
+
+
+@dataclass
+class Snapshot:
+    version: int = 0
+    ok: bool = False
+    problems: list[Diagnostic] = field(default_factory=list)
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    findings_ready: bool = False
+    drawing: Drawing | None = None
+    stale: bool = False  # the drawing is of an earlier text (the file does not load now)
+    sha: str | None = None  # of the board file's bytes the drawing and findings are of
+    message: str = ""
+
+
+def file_sha(path: str) -> str | None:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+class Session:
+    """One opened file (a board, or a variant and its board) and what the page shows of it."""
+
+    def __init__(self, path: str, sim: str | None = None):
+        self.path = os.path.normpath(path)
+        self.sim = sim
+        self.board_path = self.path
+        self.snapshot = Snapshot()
+        self.lock = threading.RLock()  # one refresh or edit at a time
+        self.undo: list[tuple[str, str]] = []  # (text before, text after) of the board file, per edit
+        self.redo: list[tuple[str, str]] = []
+        self._seen: tuple[str | None, str | None] | None = None
+        self._heat: dict[str, float] | None = None
+        self.on_change: Any = None  # called (from any thread) after each new snapshot
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def refresh(self, force: bool = False, message: str = "") -> bool:
+        """Read the files again if they changed; returns True when a new snapshot was made."""
+        with self.lock:
+            seen = (file_sha(self.path), file_sha(self.board_path) if self.board_path != self.path else None)
+            if seen == self._seen and not force:
+                return False
+            self._seen = seen
+            loaded = load(self.path)
+            if loaded.board_path:
+                self.board_path = os.path.normpath(loaded.board_path)
+            old = self.snapshot
+            snap = Snapshot(version=old.version + 1, message=message, sha=file_sha(self.board_path))
+            if loaded.ok and loaded.board is not None:
+                snap.ok = True
+                snap.problems = [d for d in loaded.diagnostics if d.severity is not Severity.ERROR]
+                snap.drawing = self._draw(loaded)
+            else:
+                snap.problems = unique(loaded.diagnostics)
+                snap.drawing, snap.stale = old.drawing, old.drawing is not None
+                snap.findings_ready = True
+            self._publish(snap)
+            if snap.ok:
+                findings = self._findings(loaded)
+                done = Snapshot(**{**snap.__dict__, "version": snap.version + 1, "findings": findings, "findings_ready": True})
+                self._publish(done)
+            return True
+
+    def _publish(self, snap: Snapshot) -> None:
+        self.snapshot = snap
+        if self.on_change is not None:
+            self.on_change(snap.version)
+
+    def _draw(self, loaded: Loaded) -> Drawing:
+        from ..render import BoardOptions, plan_board
+        from ..render.board import draw_board
+
+        plan = plan_board(loaded.board, loaded.variant, BoardOptions())
+        svg = draw_board(plan)
+        return Drawing(svg, drawing_data(plan, loaded, self.heat()), plan, loaded)
+
+    def _findings(self, loaded: Loaded) -> list[dict[str, Any]]:
+        from ..checks import run_checks
+
+        try:
+            found = run_checks(loaded)
+        except Exception as exc:  # a check failing must not stop the page; say so in the list
+            found = [Diagnostic(self.path, 0, 0, Severity.ERROR, "X000", f"the design checks failed: {type(exc).__name__}: {exc}")]
+        diags = unique([d for d in loaded.diagnostics if d.severity is not Severity.ERROR] + found)
+        targets = _Targets(loaded)
+        return [{**d.as_dict(), **targets.of(d)} for d in diags]
+
+    def heat(self) -> dict[str, float] | None:
+        """Claim rate per route id from the simulation folder given with --sim (None without one)."""
+        if self.sim is None:
+            return None
+        if self._heat is None:
+            from ..simulate.output import load_summary
+
+            summary = load_summary(self.sim)
+            self._heat = {r["route"]: r["claimed"]["rate"] for r in summary.get("routes", [])}
+        return self._heat
+
+    def state(self) -> dict[str, Any]:
+        """The snapshot as the page reads it (JSON)."""
+        snap = self.snapshot
+        d = snap.drawing
+        return {
+            "version": snap.version,
+            "file": self.path,
+            "board_file": self.board_path,
+            "ok": snap.ok,
+            "stale": snap.stale,
+            "sha": snap.sha,
+            "message": snap.message,
+            "problems": [p.as_dict() for p in snap.problems],
+            "findings": snap.findings,
+            "findings_ready": snap.findings_ready,
+            "drawing": None if d is None else {"svg": d.svg, **d.data},
+            "editable": editable(self.board_path),
+            "undo": len(self.undo),
+            "redo": len(self.redo),
+            "sim": self.sim,
+        }
+
+
+def editable(path: str) -> str:
+    """Empty when the page may change `path`, else why not."""
+    if Path(path).suffix.lower() == ".json":
+        return f"{path} is JSON; the studio changes YAML files only (save it as .yaml to edit it here)"
+    return ""
+
+
+# --- the geometry the page points at ---------------------------------------------------------------
+
+
+def drawing_data(plan: Any, loaded: Loaded, heat: dict[str, float] | None) -> dict[str, Any]:
+    """Places, routes and tickets in canvas millimetres (the SVG's viewBox), with the overlays' figures."""
+    from ..geometry import Layout
+    from ..tickets.paths import BoardPaths
+
+    board = loaded.board
+    layout = Layout(board)
+    minx, miny, _, _ = layout.bounds
+
+    def canvas(x: float, y: float) -> list[float]:
+        return [round(x + plan.dx, 3), round(y + plan.dy, 3)]
+
+    def to_canvas(bx: float, by: float) -> list[float]:
+        return canvas((bx - minx) * plan.scale, (by - miny) * plan.scale)
+
+    places = []
+    for i, pp in enumerate(plan.places):
+        label = pp.label
+        places.append({
+            "index": i, "id": pp.place.id, "name": pp.place.name, "country": pp.place.is_country,
+            "at": canvas(pp.x, pp.y), "r": round(pp.radius, 3),
+            "label": None if label is None else [round(v, 3) for v in (label.box[0] + plan.dx, label.box[1] + plan.dy,
+                                                                     label.box[2] + plan.dx, label.box[3] + plan.dy)],
+        })
+    index_of = {id(r): i for i, r in enumerate(board.routes)}
+    drawn: dict[int, list[list[float]]] = {}
+    for rp in plan.routes:
+        for t in rp.tracks:
+            i = index_of.get(id(t.route))
+            if i is not None:
+                drawn[i] = [canvas(x, y) for x, y in (t.rail or rp.centerline)]
+    paths = BoardPaths(board)
+    load_share: Counter[int] = Counter()
+    tickets = []
+    for i, t in enumerate(board.tickets):
+        routes_on: dict[int, float] = {}
+        for k, share in paths.load(t.from_, t.to).items():
+            for r in paths.edges[k].routes:
+                routes_on[r] = routes_on.get(r, 0.0) + share
+                load_share[r] += share
+        tickets.append({"index": i, "from": t.from_, "to": t.to, "points": t.points, "decks": list(t.decks),
+                        "spaces": paths.distance(t.from_, t.to), "routes": sorted(routes_on)})
+    colours: Counter[str] = Counter()
+    routes = []
+    for i, r in enumerate(board.routes):
+        for c in r.tracks:
+            colours[c] += r.length
+        routes.append({
+            "index": i, "id": r.id, "from": r.from_, "to": r.to, "length": r.length, "tracks": list(r.tracks),
+            "ferry": r.ferry, "tunnel": r.tunnel, "line": drawn.get(i, [to_canvas(*layout.positions[r.from_]), to_canvas(*layout.positions[r.to])]),
+            "bends": [to_canvas(*p) for p in layout.bend_points(r)],
+            "load": round(load_share.get(i, 0.0), 3),
+            "heat": None if heat is None else heat.get(r.id, 0.0),
+        })
+    palette = {c: plan.palette[c].fill for c in colours}
+    decks = Counter(d for t in board.tickets for d in t.decks)
+    return {
+        "width": round(plan.width, 3), "height": round(plan.height, 3), "car": plan.car,
+        "places": places, "routes": routes, "tickets": tickets,
+        "colours": [{"colour": c, "spaces": n, "fill": palette[c]} for c, n in colours.most_common()],
+        "colors": list(board.colors) + ["gray"],
+        "decks": [d for d, _ in decks.most_common()] or ["main"],
+        "geographic": layout.geographic,
+    }
+
+
+class _Targets:
+    """Which place, route or ticket a diagnostic points at (by its line and column in the board file)."""
+
+    def __init__(self, loaded: Loaded):
+        src: Source | None = loaded.board_source if loaded.kind == "variant" else loaded.source
+        self.path = src.path if src is not None else None
+        self.at: dict[tuple[int, int], tuple[str, int]] = {}
+        if src is None:
+            return
+        kinds = {"places": "place", "routes": "route", "tickets": "ticket"}
+        for table in (src.value_pos, src.key_pos):
+            for loc, pos in table.items():
+                if len(loc) >= 2 and loc[0] in kinds and isinstance(loc[1], int):
+                    self.at.setdefault(pos, (kinds[loc[0]], loc[1]))
+        # A line holding one item (`- {from: a, ...}`) points at it from any column.
+        self.lines: dict[int, tuple[str, int]] = {}
+        for (line, _), target in sorted(self.at.items()):
+            self.lines.setdefault(line, target)
+
+    def of(self, d: Diagnostic) -> dict[str, int]:
+        if d.path != self.path:
+            return {}
+        target = self.at.get((d.line, d.col)) or self.lines.get(d.line)
+        return {target[0]: target[1]} if target else {}
+
+
+def suggest_length(loaded: Loaded, a: str, b: str) -> int:
+    """Spaces a new route between places a and b needs, from the drawn distance (1-9)."""
+    from ..geometry import Layout
+
+    layout = Layout(loaded.board)
+    ratio = loaded.board.drawing.city_radius_ratio
+    spaces = layout.distance(a, b) / layout.car_length - 2 * ratio
+    return max(1, min(9, round(spaces))) if math.isfinite(spaces) else 1
