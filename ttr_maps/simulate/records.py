@@ -9,6 +9,8 @@ open-case counters. docs/simulate.md lists every field.
 
 from __future__ import annotations
 
+import weakref
+from heapq import heappop, heappush
 from typing import TYPE_CHECKING
 
 from ..engine.actions import AbandonTunnel, BuildStation, ClaimTrack, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, PayTunnel
@@ -19,11 +21,79 @@ if TYPE_CHECKING:
 
 RECORD_FORMAT = "ttr-simulate-record/1"
 
-def ticket_route_sets(game: Game) -> list[frozenset[int]]:
-    """For each ticket, the routes on some shortest path (by spaces) between its ends on the empty board."""
-    from ..bots.planning import board_data, ticket_paths
+class TicketPaths:
+    """For each ticket, the routes on some shortest path (by spaces) between its ends on the empty board,
+    passing through no country: what "a claim blocked a ticket" is measured against.
 
-    return ticket_paths(board_data(game))
+    Worked out for a ticket the first time a record asks (a game keeps a few tickets), by a Dijkstra from
+    one end that stops past the other, then a walk back over the tight routes: memory and time follow the
+    tickets kept, not the board's places squared (an all-pairs table ran a 20,000-place board out of memory).
+    """
+
+    def __init__(self, game: Game):
+        t = game.t
+        self.length = t.route_length
+        self.country = t.is_country
+        self.adj: list[list[tuple[int, int]]] = [[] for _ in range(t.NP)]
+        for r, (a, b) in enumerate(t.route_ends):
+            if a != b:
+                self.adj[a].append((r, b))
+                self.adj[b].append((r, a))
+        self.ends = [(t.place_index[k.from_], t.place_index[k.to]) for k in t.tickets]
+        self._known: dict[int, frozenset[int]] = {}
+
+    def __getitem__(self, ticket: int) -> frozenset[int]:
+        routes = self._known.get(ticket)
+        if routes is None:
+            routes = self._known[ticket] = self._routes(*self.ends[ticket])
+        return routes
+
+    def _routes(self, a: int, b: int) -> frozenset[int]:
+        adj, length, country = self.adj, self.length, self.country
+        dist = {a: 0}
+        heap = [(0, a)]
+        best = None
+        while heap:
+            d, u = heappop(heap)
+            if best is not None and d > best:
+                break
+            if d > dist[u]:
+                continue
+            if u == b:
+                best = d
+                continue
+            if country[u] and u != a:
+                continue  # a country is entered, never passed through
+            for r, v in adj[u]:
+                nd = d + length[r]
+                if nd < dist.get(v, nd + 1):
+                    dist[v] = nd
+                    heappush(heap, (nd, v))
+        if best is None:
+            return frozenset()
+        routes = set()
+        stack, seen = [b], {b}
+        while stack:
+            v = stack.pop()
+            for r, u in adj[v]:
+                du = dist.get(u)
+                if du is not None and du + length[r] == dist[v] and (u == a or not country[u]):
+                    routes.add(r)
+                    if u not in seen:
+                        seen.add(u)
+                        stack.append(u)
+        return frozenset(routes)
+
+
+_PATHS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def ticket_route_sets(game: Game) -> TicketPaths:
+    """The ticket paths of `game`, shared by every record of it (built once per Game)."""
+    paths = _PATHS.get(game)
+    if paths is None:
+        paths = _PATHS[game] = TicketPaths(game)
+    return paths
 
 
 class GameRecorder:
