@@ -301,7 +301,7 @@ class ExpertBot(PlanningBot):
         """Tickets done: the claim worth most points per turn, long routes, longest-path extensions and blocks first."""
         bd, know = self.bd, self.know
         trains = view.trains(self.seat)
-        mine = know.mine
+        touched = know.my_places()  # a route is near the network when one of its ends is
         blocks = self.opponent_gaps(view) if self.block_weight else {}
         extra = (3.0 if bd.longest_bonus else 0.0) + max(blocks.values(), default=0.0)
         flags = bool(bd.flag_colors)
@@ -319,7 +319,7 @@ class ExpertBot(PlanningBot):
             if not know.open[r] or bd.length[r] > trains:
                 continue
             a, b = bd.ends[r]
-            near = any(mine[x] for x, _ in bd.adj[a]) or any(mine[x] for x, _ in bd.adj[b])
+            near = a in touched or b in touched
             pts = bd.points[r] + (3.0 if near and bd.longest_bonus else 0.0) + blocks.get(r, 0.0)
             if flags:
                 pts += self.flag_gain(view, r)

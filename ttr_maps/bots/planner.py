@@ -35,11 +35,11 @@ from .planning import (
     board_data,
     cheapest_claim,
     colour_needs,
+    draw_needs,
     pick_draw,
     plan_network,
     route_deficit,
     tickets_done,
-    track_have,
 )
 from .view import FLAG, JOURNEY, KEEP, MIX, PASSENGER, SECOND, TUNNEL, TURN
 
@@ -145,14 +145,14 @@ class PlanningBot(Bot):
         bd, know = self.bd, self.know
         trains = view.trains(self.seat)
         best, best_v = -1, -INF
-        mine = know.mine
         hmax = max(hand[: bd.NC])
+        touched = know.my_places()  # a route is near the network when one of its ends is
+        is_open, length, ends, points = know.open, bd.length, bd.ends, bd.points
         for r in range(bd.NR):
-            if not know.open[r] or bd.length[r] > trains:
+            if not is_open[r] or length[r] > trains:
                 continue
-            a, b = bd.ends[r]
-            near = any(mine[x] for x, _ in bd.adj[a]) or any(mine[x] for x, _ in bd.adj[b])
-            v = bd.points[r] + (2.0 if near else 0.0) - 1.5 * route_deficit(bd, r, hand, know, hmax)
+            a, b = ends[r]
+            v = points[r] + (2.0 if a in touched or b in touched else 0.0) - 1.5 * route_deficit(bd, r, hand, know, hmax)
             if v > best_v:
                 best, best_v = r, v
         return [best] if best >= 0 else []
@@ -296,22 +296,8 @@ class PlanningBot(Bot):
     def draw(self, view, hand, draws, plan: Plan, second: bool):
         bd = self.bd
         targets = plan.routes or self.filler(view, hand)
-        _, deficit, loco_need = colour_needs(bd, targets, hand, self.know)
-        return pick_draw(bd, draws, view.face_up, deficit, loco_need, second, self.take_face_up_locos, self.focus_colour(hand, targets))
-
-    def focus_colour(self, hand, targets: list[int]) -> int:
-        """The colour of the planned route closest to being paid (-1: none)."""
-        bd, know = self.bd, self.know
-        best, best_d = -1, INF
-        hmax = max(hand[: bd.NC])
-        for r in targets:
-            d = route_deficit(bd, r, hand, know, hmax)
-            if 0 < d < best_d:
-                c = track_have(bd, r, hand, know.owner, hmax)[0]
-                if c < 0:
-                    c = max(range(bd.NC), key=lambda k: (hand[k], -k))
-                best, best_d = c, d
-        return best
+        deficit, loco_need, focus = draw_needs(bd, targets, hand, self.know)
+        return pick_draw(bd, draws, view.face_up, deficit, loco_need, second, self.take_face_up_locos, focus)
 
     def second_draw(self, view, legal):
         plan = self.current_plan(view)

@@ -228,6 +228,8 @@ class Knowledge:
         self.routes_of: list[list[int]] = [[] for _ in range(bd.n)]  # every player's claimed routes, in order
         self.changed: list[int] = []  # routes whose status changed since the bot last looked
         self.version = 0
+        self.plans: dict[tuple[int, ...], tuple] = {}  # plan_network's networks per ticket-order prefix, for `plans_version`
+        self.plans_version = -1
 
     def update(self, view: View) -> bool:
         """Take in new claims and stations; True when anything changed."""
@@ -300,6 +302,11 @@ class Knowledge:
             if not self.open[r] and not self.mine[r] and self.claimed[r]:
                 self.cost[r] = self._borrow_cost(r)
 
+    def my_places(self) -> set[int]:
+        """Places at an end of one of this seat's routes."""
+        ends = self.bd.ends
+        return {x for r in self.my_routes for x in ends[r]}
+
     def take_changes(self) -> list[int]:
         out = self.changed
         self.changed = []
@@ -363,30 +370,57 @@ class Plan:
 
 
 def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | None = None) -> Plan:
-    """Grow one network for `tickets` (most valuable first): each ticket's cheapest path, earlier choices free."""
+    """Grow one network for `tickets` (most valuable first): each ticket's cheapest path, earlier choices free.
+
+    With the seat's own costs, the network after each prefix of the ticket order is kept until the
+    knowledge changes: the ticket choices and the plan's rebuilds ask for many networks that share their
+    first tickets (the same paths, so the same plan as computing them again).
+    """
     bd = know.bd
-    c = (cost or know.cost)[:]
-    plan = Plan()
     order = sorted(tickets, key=lambda k: -bd.ticket_points[k])
+    cache = None
+    start = 0
+    if cost is None:
+        cache = know.plans
+        if know.plans_version != know.version:
+            cache.clear()
+            know.plans_version = know.version
+        for i in range(len(order), 0, -1):
+            got = cache.get(tuple(order[:i]))
+            if got is not None:
+                start = i
+                break
+    plan = Plan()
+    if start:
+        c, routes, trains, pcost, reachable, unreachable, borrowed = got
+        c = c[:]
+        plan.routes, plan.trains, plan.cost = routes[:], trains, pcost
+        plan.reachable, plan.unreachable, plan.borrowed = reachable[:], unreachable[:], borrowed[:]
+    else:
+        c = (cost or know.cost)[:]
     mine = know.mine
     open_ = know.open
     length = bd.length
-    for k in order:
+    for i in range(start, len(order)):
+        k = order[i]
         a, b = bd.ticket_ends[k]
         res = shortest_path(bd, c, a, b)
         if res is None:
             plan.unreachable.append(k)
-            continue
-        plan.reachable.append(k)
-        for r in res[1]:
-            if c[r] > 0:
-                plan.cost += c[r]
-                c[r] = 0.0
-                if open_[r]:
-                    plan.routes.append(r)
-                    plan.trains += length[r]
-                elif not mine[r]:
-                    plan.borrowed.append(r)
+        else:
+            plan.reachable.append(k)
+            for r in res[1]:
+                if c[r] > 0:
+                    plan.cost += c[r]
+                    c[r] = 0.0
+                    if open_[r]:
+                        plan.routes.append(r)
+                        plan.trains += length[r]
+                    elif not mine[r]:
+                        plan.borrowed.append(r)
+        if cache is not None:
+            cache[tuple(order[: i + 1])] = (c[:], plan.routes[:], plan.trains, plan.cost, plan.reachable[:],
+                                            plan.unreachable[:], plan.borrowed[:])
     plan.version = know.version
     return plan
 
@@ -462,6 +496,61 @@ def colour_needs(bd: BoardData, routes: Iterable[int], hand: list[int], know: Kn
     deficit = [n - h if n > h else 0 for n, h in zip(need, hand)]
     loco_need = locos - hand[bd.LOCO]
     return need, deficit, loco_need if loco_need > 0 else 0
+
+
+def draw_needs(bd: BoardData, routes: list[int], hand: list[int], know: Knowledge) -> tuple[list[int], int, int]:
+    """(cards per colour missing, locomotives missing, focus colour) for claiming `routes`: colour_needs' deficit
+    and the colour of the route closest to being paid (route_deficit > 0 and least; -1: none), in one pass."""
+    NC = bd.NC
+    need = [0] * NC
+    grays: list[int] = []
+    locos = 0
+    owner = know.owner
+    hmax = max(hand[:NC])
+    length, ferry, route_tracks = bd.length, bd.ferry, bd.route_tracks
+    loco_held = hand[bd.LOCO]
+    big_held = hand[bd.BIG] if bd.has_big else 0
+    big_min = bd.big_min
+    focus, focus_d = -1, INF
+    for r in routes:
+        # track_have, inlined: the open track the hand is closest to paying.
+        best_c, best_have = -3, -1
+        for tid, c in route_tracks[r]:
+            if owner[tid] >= 0:
+                continue
+            have = hmax if c < 0 else hand[c]
+            if have > best_have:
+                best_c, best_have = c, have
+        if best_c == -3:
+            best_c, best_have = -1, hmax
+        L = length[r]
+        f = ferry[r]
+        locos += f
+        if best_c >= 0:
+            need[best_c] += L - f
+        else:
+            grays.append(L - f)
+        # route_deficit
+        wild = loco_held + (big_held if L >= big_min else 0)
+        if wild < f:
+            d = (f - wild) + max(0, L - f - best_have)
+        else:
+            d = max(0, L - min(best_have, L - f) - wild)
+        if 0 < d < focus_d:
+            focus, focus_d = (best_c if best_c >= 0 else max(range(NC), key=lambda k: (hand[k], -k))), d
+    if grays:
+        grays.sort(reverse=True)
+        cols = range(NC)
+        for g in grays:
+            best, surplus = 0, -10**9
+            for c in cols:
+                s = hand[c] - need[c]
+                if s > surplus:
+                    best, surplus = c, s
+            need[best] += g
+    deficit = [n - h if n > h else 0 for n, h in zip(need, hand)]
+    loco_need = locos - loco_held
+    return deficit, loco_need if loco_need > 0 else 0, focus
 
 
 def route_deficit(bd: BoardData, r: int, hand: list[int], know: Knowledge, hmax: int | None = None) -> int:
