@@ -85,7 +85,10 @@ def new(variant: str, players: int, seed: int | None, out: str | None) -> None:
 
 @command.command("legal")
 @click.argument("state_file", type=click.Path(dir_okay=False, path_type=str))
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list instead of one action per line.")
+@click.option(
+    "--json", "as_json", is_flag=True,
+    help='Print one JSON object instead: {"player": seat (-1 once over), "phase": name, "actions": [notation, ...]}.',
+)
 def legal(state_file: str, as_json: bool) -> None:
     """List the legal actions of the player to act, one per line in the action notation."""
     state = _load(state_file)

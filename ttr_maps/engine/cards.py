@@ -6,6 +6,7 @@ count per kind (their order never matters: they are shuffled before reuse).
 
 from __future__ import annotations
 
+from math import ceil, comb, log, log1p
 from typing import TYPE_CHECKING
 
 from .actions import DrawBlind, DrawFaceUp
@@ -13,8 +14,6 @@ from .errors import R_DRAW, R_FACE_UP_LOCO, IllegalAction
 
 if TYPE_CHECKING:
     from .game import State
-
-MAX_REDEALS = 1000  # a safety net; the redeal loop stops long before (see check_face_up)
 
 BLIND = DrawBlind()
 _FACE_UP = [DrawFaceUp(i) for i in range(16)]
@@ -62,35 +61,89 @@ def _row_forces_redeal(state: State) -> bool:
     return rp is not None and fu.count(t.PASS) >= rp
 
 
-def _redeal_could_change(state: State) -> bool:
-    """Could some redeal show a row that does not force another one? (docs/rules.md#the-redeal-loop)"""
+def _pool(state: State) -> tuple[int, int, int, int]:
+    """(locomotives, passenger cards, other cards, row size) of what a redeal draws from: deck, discards and row."""
     t = state.t
-    counts = list(state.discard)
+    locos = state.discard[t.LOCO]
+    passengers = state.discard[t.PASS]
+    pool = state.discard_total + len(state.deck)
     for k in state.deck:
-        counts[k] += 1
+        if k == t.LOCO:
+            locos += 1
+        elif k == t.PASS:
+            passengers += 1
     for k in state.face_up:
         if k >= 0:
-            counts[k] += 1
-    pool = sum(counts)
-    shown = min(state.game.variant.face_up.count, pool)
-    locos = counts[t.LOCO]
-    passengers = counts[t.PASS]
-    others = pool - locos - passengers
+            pool += 1
+            locos += k == t.LOCO
+            passengers += k == t.PASS
+    return locos, passengers, pool - locos - passengers, min(state.game.variant.face_up.count, pool)
+
+
+def _redeal_could_change(state: State) -> bool:
+    """Could some redeal show a row that does not force another one? (docs/rules.md#the-redeal-loop)"""
+    locos, passengers, others, shown = _pool(state)
     rp = state.redeal_passengers
     best = others + min(locos, state.redeal_locos - 1) + (passengers if rp is None else min(passengers, rp - 1))
     return best >= shown
 
 
+#: The redeal loop stops once the redeals made would have shown a row without a redeal with this
+#: certainty (docs/engine.md, open cases): 1 - 10^-6.
+MISS = 1e-6
+#: A redeal showing a row without a redeal less often than this counts as one that could not change
+#: the row: the loop would need some 14,000 redeals to be sure of one (docs/engine.md, open cases).
+LEAST_CHANCE = 1e-3
+
+
+def settle_chance(state: State) -> float:
+    """The chance that one redeal shows a row that does not force another (exact, hypergeometric)."""
+    locos, passengers, others, shown = _pool(state)
+    total = comb(locos + passengers + others, shown)
+    if not total:
+        return 1.0
+    rl = min(state.redeal_locos, shown + 1)
+    rp = shown + 1 if state.redeal_passengers is None else min(state.redeal_passengers, shown + 1)
+    ways = 0
+    for nl in range(rl):
+        for np_ in range(rp):
+            no = shown - nl - np_
+            if no < 0:
+                break
+            ways += comb(locos, nl) * comb(passengers, np_) * comb(others, no)
+    return ways / total
+
+
+def redeal_limit(state: State) -> int:
+    """Redeals one loop makes at most: enough that a row without a redeal would have shown with
+    certainty 1 - MISS, from the cards a redeal draws from when the loop starts. With many wild cards
+    such a row can be possible and yet so unlikely that the loop would run for ever."""
+    if not _redeal_could_change(state):
+        return 0
+    chance = settle_chance(state)
+    if chance >= 1.0:
+        return 1
+    if chance < LEAST_CHANCE:
+        return 0
+    return max(1, ceil(log(MISS) / log1p(-chance)))
+
+
 def check_face_up(state: State) -> None:
     """Redeal the face-up row while it shows too many locomotives (or passenger cards).
 
-    Open case (docs/rules.md#the-redeal-loop): when no redeal could show a row without a redeal,
-    the cards stay face up and `redeal-loop-stopped` is counted.
+    Open case (docs/rules.md#the-redeal-loop): when no redeal could show a row without a redeal (or one
+    would, less than once in 1,000 redeals), or the redeals made would almost surely have shown one
+    (`redeal_limit`), the cards stay face up, `redeal-loop-stopped` is counted and `state.row_stopped`
+    says so (a state file keeps it, so a reloaded stopped row is not redealt as a row typed by hand is).
     """
     redeals = 0
+    limit = -1
     while _row_forces_redeal(state):
-        if not _redeal_could_change(state) or redeals >= MAX_REDEALS:
+        if limit < 0:
+            limit = redeal_limit(state)
+        if redeals >= limit:
             state.count("redeal-loop-stopped")
+            state.row_stopped = True
             return
         fu = state.face_up
         for i, k in enumerate(fu):
@@ -102,12 +155,13 @@ def check_face_up(state: State) -> None:
             fu[i] = draw_top(state)
         redeals += 1
         state.count("face-up-redeals")
+    state.row_stopped = False
 
 
 def recheck_face_up(state: State) -> None:
     """End of a turn: a row left with too many locomotives (the loop was stopped) is redealt once a redeal
     could change it, e.g. after a claim filled the discards (docs/rules.md#the-face-up-row)."""
-    if _row_forces_redeal(state) and _redeal_could_change(state):
+    if _row_forces_redeal(state) and redeal_limit(state):
         check_face_up(state)
 
 

@@ -131,7 +131,7 @@ class State:
         "offers", "in_setup", "setup_stage", "setup_kept", "phase", "current", "tunnel", "pending_route",
         "pending_flag", "passengers_unplaced", "passenger_at", "passengers_moved", "journey", "goods", "goods_at",
         "goods_taken", "flag_cards", "flag_sets", "final_left", "passes", "turns", "counters", "history",
-        "redeal_locos", "redeal_passengers", "face_up_loco_rule", "_sheet",
+        "redeal_locos", "redeal_passengers", "face_up_loco_rule", "row_stopped", "_sheet",
     )
 
     def __init__(self, game: Game, seed: int | None):
@@ -215,6 +215,7 @@ class State:
         self.redeal_locos = v.face_up.redeal_locomotives
         self.redeal_passengers = v.face_up.redeal_passengers
         self.face_up_loco_rule = v.cards.face_up_locomotive_costs_both_draws
+        self.row_stopped = False  # the redeal loop left this row face up (cards.check_face_up)
         self._sheet = None
 
     # ------------------------------------------------------------------ surface
@@ -451,6 +452,7 @@ class State:
         s.redeal_locos = self.redeal_locos
         s.redeal_passengers = self.redeal_passengers
         s.face_up_loco_rule = self.face_up_loco_rule
+        s.row_stopped = self.row_stopped
         s._sheet = self._sheet
         return s
 
@@ -468,7 +470,7 @@ class State:
             self.journey.key() if self.journey else None, tuple(map(tuple, self.goods)),
             tuple(map(tuple, self.goods_taken)), tuple(map(tuple, self.flag_cards)), tuple(self.flag_sets),
             self.final_left, self.passes, self.turns, tuple(sorted(self.counters.items())),
-            tuple(map(tuple, self.claims)),
+            tuple(map(tuple, self.claims)), self.row_stopped,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -528,14 +530,20 @@ class State:
         return Position(players=tuple(players))
 
     def score_sheet(self):
-        """The final score sheet (scoring.final_score), or None if the scoring module is not available."""
-        if self._sheet is None:
-            try:
-                from .scoring import final_score
-            except ImportError:
-                return None
-            self._sheet = final_score(self.game.variant, self.game.board, self.position())
-        return self._sheet
+        """The score sheet of this position (scoring.final_score): the final one once the game is over.
+
+        Only a finished game's sheet is kept (a position that can still change is scored afresh on every
+        call), so `returns()` and `winners()` are right at the end after any mid-game call."""
+        if self._sheet is not None:
+            return self._sheet
+        try:
+            from .scoring import final_score
+        except ImportError:
+            return None
+        sheet = final_score(self.game.variant, self.game.board, self.position())
+        if self.phase == PH_OVER:
+            self._sheet = sheet
+        return sheet
 
     def __repr__(self) -> str:
         return f"<State {self.game.variant.name} {PHASE_NAMES[self.phase]} player {self.current} turn {self.turns}>"

@@ -34,6 +34,9 @@ STATE_FORMAT = "ttr-state/1"
 
 Name = Annotated[str, Field(min_length=1, max_length=100)]
 Count = Annotated[int, Field(ge=0, le=100_000)]
+# Counters of a whole game's events: bounded only by JSON's exact integers (a long game with many wild
+# cards makes thousands of face-up redeals; no rule caps how many a game may hold).
+Tally = Annotated[int, Field(ge=0, le=2**53 - 1)]
 Phase = Literal["turn", "second-draw", "keep-tickets", "announce-mix", "tunnel", "flag", "place-passenger", "journey", "over"]
 
 
@@ -52,6 +55,13 @@ class Cards(_Strict):
     )
     discards: dict[Name, Count] = Field(default_factory=dict, description="Discarded cards by kind (their order never matters).")
     face_up: list[Name | None] = Field(default_factory=list, description="The face-up row, slot 0 first; null for an empty slot.")
+    face_up_stopped: bool = Field(
+        default=False,
+        description=(
+            "The redeal loop stopped and left this row face up (docs/engine.md, open cases). Otherwise a row "
+            "showing too many locomotives is redealt when the file is read, as the rules redeal it."
+        ),
+    )
 
 
 class Aside(_Strict):
@@ -138,7 +148,7 @@ class StateFile(_Strict):
         default=None, description="Goods stacks left on each place, top token first. Leave out: as on the board minus tokens taken."
     )
     pending: Pending = Field(default_factory=Pending)
-    counters: dict[Name, Count] = Field(default_factory=dict, description="Open cases and events counted so far (docs/engine.md).")
+    counters: dict[Name, Tally] = Field(default_factory=dict, description="Open cases and events counted so far (docs/engine.md).")
     history: list[str] = Field(default_factory=list, description="Actions played so far, in the notation.")
 
 
@@ -239,6 +249,7 @@ def state_to_dict(state: State, variant_ref: str | None = None) -> dict[str, Any
             "deck": [kinds[k] for k in reversed(state.deck)],
             "discards": counts(state.discard),
             "face_up": [kinds[k] if k >= 0 else None for k in state.face_up],
+            **({"face_up_stopped": True} if state.row_stopped else {}),
         },
         "tickets": {
             "piles": {name: [keys[k] for k in reversed(pile)] for name, pile in state.piles.items()},
@@ -559,6 +570,13 @@ def _build(game: Game, sf: StateFile) -> State:
     if sf.phase == "keep-tickets" and not s.offers[sf.current]:
         raise StateFileError(f"phase keep-tickets needs offered tickets for seat {sf.current}")
     s.counters.update(sf.counters)
+    # A row the rules would redeal (typed by hand: the engine never leaves one unless its loop stopped)
+    # is redealt now, with the state's generator, so the forbidden row is never drawn from.
+    s.row_stopped = sf.cards.face_up_stopped
+    if not s.row_stopped:
+        from .cards import check_face_up
+
+        check_face_up(s)
     try:
         s.history = _history(game, sf.history)
     except NotationError as exc:
