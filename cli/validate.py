@@ -37,15 +37,19 @@ def command(files: tuple[str, ...], fmt: str, strict: bool, min_severity: str, q
       1 problems found
       2 usage error
     """
+    from ttr_maps.diagnostics import Diagnostic
+    from ttr_maps.load.codes import code_name
     from ttr_maps.load.discover import expand
 
-    paths, skipped = expand(list(files))
+    paths, skipped, empty = expand(list(files))
     if skipped:
         shown = ", ".join(skipped[:3]) + (", ..." if len(skipped) > 3 else "")
         click.echo(f"note: skipped {len(skipped)} file(s) that are not boards or variants ({shown})", err=True)
-    if not paths:
-        raise click.ClickException(f"no board or variant file in {', '.join(files)}")
-    diags = []
+    diags = [
+        Diagnostic(folder, 0, 0, Severity.ERROR, "P002", "this folder holds no board or variant file (searched "
+                   "recursively, by `format`); name a board or variant file, or a folder that holds some", code_name("P002"))
+        for folder in empty
+    ]
     for path in paths:
         loaded = load(path)
         diags += loaded.diagnostics + run_selected(loaded, select, ignore)

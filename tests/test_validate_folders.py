@@ -36,7 +36,7 @@ def test_a_folder_is_validated_recursively_and_other_yaml_is_skipped_with_a_note
 def test_a_folder_without_boards_is_an_error(tmp_path):
     (tmp_path / "a.yaml").write_text("just: data\n", encoding="utf-8")
     out = run(tmp_path)
-    assert out.exit_code == 1 and "no board or variant file in" in out.output
+    assert out.exit_code == 1 and f"{tmp_path}:0:0: error P002 this folder holds no board or variant file" in out.output
 
 
 def test_quiet_hides_info_and_min_severity_hides_more(tmp_path):

@@ -27,15 +27,17 @@ def is_board_or_variant(path: Path) -> bool:
     return isinstance(fmt, str) and bool(OURS.match(fmt))
 
 
-def expand(paths: list[str]) -> tuple[list[str], list[str]]:
-    """The files to validate (a named file always; a folder's boards and variants, sorted) and the
-    files of those folders that were skipped."""
+def expand(paths: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """The files to validate (a named file always; a folder's boards and variants, sorted), the
+    files of those folders that were skipped, and the folders that held no board or variant."""
     files: list[str] = []
     skipped: list[str] = []
+    empty: list[str] = []
     for given in paths:
         if not os.path.isdir(given):
             files.append(given)
             continue
+        before = len(files)
         for folder, dirs, names in os.walk(given):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(names):
@@ -43,4 +45,6 @@ def expand(paths: list[str]) -> tuple[list[str], list[str]]:
                 if path.suffix.lower() not in SUFFIXES:
                     continue
                 (files if is_board_or_variant(path) else skipped).append(str(path))
-    return files, skipped
+        if len(files) == before:
+            empty.append(given)
+    return files, skipped, empty
