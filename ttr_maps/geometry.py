@@ -78,6 +78,11 @@ class Layout:
             return [(x, y) for x, y in route.bend]
         return [project(lat, lon, *self._projection) for lat, lon in route.bend]
 
+    def written(self, x: float, y: float, digits: int = 2) -> list[float]:
+        """A point in board units as a board file writes it: [lat, lon] on a lat/lon board, [x, y] otherwise."""
+        a, b = unproject(x, y, *self._projection) if self.geographic else (x, y)
+        return [round(a, digits), round(b, digits)]
+
     def distance(self, a: str, b: str) -> float:
         (x1, y1), (x2, y2) = self.positions[a], self.positions[b]
         return math.hypot(x2 - x1, y2 - y1)

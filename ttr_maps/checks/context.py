@@ -453,5 +453,12 @@ class Context:
         return STRtree(self.marker_circles)
 
     @cached_property
+    def drawing(self) -> Any:
+        """The board as `ttr-maps render` lays it out (`render.plan.BoardPlan`), for the checks of the drawn board."""
+        from ..render.plan import plan_board  # imported here: the renderer takes a second to import
+
+        return plan_board(self.board)
+
+    @cached_property
     def marker_circles(self) -> list[Any]:
         return list(shapely.buffer(self.place_points, self.layout.city_radius, quad_segs=8))

@@ -16,7 +16,17 @@ from .balance import (
     trains_spaces_mismatch,
 )
 from .base import Check
-from .geometry import label_collision, markers_overlap, route_over_place, route_stretched, routes_cross
+from .geometry import (
+    car_over_marker,
+    cars_overlap,
+    cars_spread_out,
+    label_collision,
+    label_over_car,
+    markers_overlap,
+    route_over_place,
+    route_stretched,
+    routes_cross,
+)
 from .graph import (
     board_not_connected,
     bridge_route,
@@ -60,6 +70,10 @@ CHECKS: dict[str, Check] = {
     "D003": Check.from_module(routes_cross),
     "D004": Check.from_module(route_over_place),
     "D005": Check.from_module(route_stretched),
+    "D006": Check.from_module(cars_overlap),
+    "D007": Check.from_module(label_over_car),
+    "D008": Check.from_module(car_over_marker),
+    "D009": Check.from_module(cars_spread_out),
     "B001": Check.from_module(color_imbalance),
     "B002": Check.from_module(route_length_mix),
     "B003": Check.from_module(ticket_value_mix),

@@ -12,6 +12,8 @@ import bisect
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 Point = tuple[float, float]
 
 
@@ -118,30 +120,31 @@ def smooth(points: list[Point], samples: int = 16) -> list[Point]:
     """A Catmull-Rom curve through `points` (centripetal, so it never loops on uneven spacing)."""
     if len(points) < 3:
         return list(points)
-    ext = [points[0], *points, points[-1]]
-    out: list[Point] = [points[0]]
-    for i in range(1, len(ext) - 2):
-        p0, p1, p2, p3 = ext[i - 1], ext[i], ext[i + 1], ext[i + 2]
-        t0 = 0.0
-        t1 = t0 + max(1e-6, math.hypot(p1[0] - p0[0], p1[1] - p0[1]) ** 0.5)
-        t2 = t1 + max(1e-6, math.hypot(p2[0] - p1[0], p2[1] - p1[1]) ** 0.5)
-        t3 = t2 + max(1e-6, math.hypot(p3[0] - p2[0], p3[1] - p2[1]) ** 0.5)
-        for k in range(1, samples + 1):
-            t = t1 + (t2 - t1) * k / samples
-            a1 = _lerp(p0, p1, t0, t1, t)
-            a2 = _lerp(p1, p2, t1, t2, t)
-            a3 = _lerp(p2, p3, t2, t3, t)
-            b1 = _lerp(a1, a2, t0, t2, t)
-            b2 = _lerp(a2, a3, t1, t3, t)
-            out.append(_lerp(b1, b2, t1, t2, t))
-    return out
+    ext = np.array([points[0], *points, points[-1]], dtype=float)
+    p0, p1, p2, p3 = ext[:-3], ext[1:-2], ext[2:-1], ext[3:]
+    t0 = np.zeros(len(p0))
+    t1 = t0 + np.maximum(1e-6, np.hypot(*(p1 - p0).T) ** 0.5)
+    t2 = t1 + np.maximum(1e-6, np.hypot(*(p2 - p1).T) ** 0.5)
+    t3 = t2 + np.maximum(1e-6, np.hypot(*(p3 - p2).T) ** 0.5)
+    k = np.arange(1, samples + 1)
+    col = (slice(None), None)
+    t = t1[col] + (t2 - t1)[col] * k / samples  # (segments, samples)
 
+    def lerp(p, q, ta, tb):
+        span = (tb - ta)[col]
+        u = np.divide(t - ta[col], span, out=np.zeros_like(t), where=span >= 1e-12)
+        return p[:, None, :] + (q - p)[:, None, :] * u[..., None]
 
-def _lerp(p: Point, q: Point, ta: float, tb: float, t: float) -> Point:
-    if tb - ta < 1e-12:
-        return p
-    u = (t - ta) / (tb - ta)
-    return (p[0] + (q[0] - p[0]) * u, p[1] + (q[1] - p[1]) * u)
+    a1, a2, a3 = lerp(p0, p1, t0, t1), lerp(p1, p2, t1, t2), lerp(p2, p3, t2, t3)
+
+    def lerp2(p, q, ta, tb):
+        span = (tb - ta)[col]
+        u = np.divide(t - ta[col], span, out=np.zeros_like(t), where=span >= 1e-12)
+        return p + (q - p) * u[..., None]
+
+    b1, b2 = lerp2(a1, a2, t0, t2), lerp2(a2, a3, t1, t3)
+    out = lerp2(b1, b2, t1, t2).reshape(-1, 2)
+    return [points[0], *map(tuple, out.tolist())]
 
 
 def offset(pose: Pose, distance: float) -> Point:

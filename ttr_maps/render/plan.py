@@ -181,9 +181,18 @@ class BoardPlan:
     dy: float
     scale: float  # mm per board unit
     legend_rows: list[tuple[str, str]] = field(default_factory=list)
+    origin: tuple[float, float] = (0.0, 0.0)  # the board point (units of the board file) at map (0, 0)
 
     def place(self, pid: str) -> PlacePlan:
         return self._by_id[pid]
+
+    def to_board(self, x: float, y: float) -> tuple[float, float]:
+        """Map millimetres back to board units (x/y as a board file writes them; projected km on a lat/lon board)."""
+        return (x / self.scale + self.origin[0], y / self.scale + self.origin[1])
+
+    def to_map(self, x: float, y: float) -> tuple[float, float]:
+        """Board units to map millimetres."""
+        return ((x - self.origin[0]) * self.scale, (y - self.origin[1]) * self.scale)
 
     def __post_init__(self) -> None:
         self._by_id = {p.place.id: p for p in self.places}
@@ -279,6 +288,7 @@ def plan_board(board: Board, variant: Variant | None = None, options: BoardOptio
         dy=around - map_box[1],
         scale=scale,
         legend_rows=legend_rows,
+        origin=(minx, miny),
     )
 
 
@@ -474,19 +484,24 @@ def _candidates(
             for more, pref in _ROUNDER:
                 rounder = min(theta * more, 1.5 * math.pi)
                 lines += [(pref, "arc", arc_points(pa, pb, rounder, side)) for side in (1, -1)]
+    return [(pref, lay_route(key, members, line, shape, car, clear, space_width, track_gap)) for pref, shape, line in lines]
+
+
+def lay_route(
+    key: tuple[str, str], members: list[Route], line: list[tuple[float, float]], shape: str,
+    car: float, clear: float, space_width: float, track_gap: float,
+) -> RoutePlan:
+    """The tracks of a group of parallel routes laid side by side along `line` (no rails yet)."""
     tracks_spec = [(r, c) for r in members for c in r.tracks]
     count = len(tracks_spec)
     spacing = space_width + track_gap
-    out = []
-    for pref, shape, line in lines:
-        poly = Polyline(line)
-        tracks = []
-        for k, (route, color) in enumerate(tracks_spec):
-            shift = ((count - 1) / 2 - k) * spacing
-            spaces, rail = _spaces(poly, route, color, shift, clear, car, shape != "straight")
-            tracks.append(TrackPlan(route, color, spaces, rail, shift))
-        out.append((pref, RoutePlan(key, shape, [(p[0], p[1]) for p in poly.points], tracks)))
-    return out
+    poly = Polyline(line)
+    tracks = []
+    for k, (route, color) in enumerate(tracks_spec):
+        shift = ((count - 1) / 2 - k) * spacing
+        spaces, rail = _spaces(poly, route, color, shift, clear, car, shape != "straight")
+        tracks.append(TrackPlan(route, color, spaces, rail, shift))
+    return RoutePlan(key, shape, [(p[0], p[1]) for p in poly.points], tracks)
 
 
 def _spaces(

@@ -69,9 +69,7 @@ def check(ctx: Context, options: dict) -> Iterator[Finding]:
             key=True,
         )
         return
-    from ...render.plan import plan_board  # imported here: the renderer takes a second to import
-
-    plan = plan_board(ctx.board)
+    plan = ctx.drawing
     labelled = [k for k, pp in enumerate(plan.places) if pp.label is not None]
     if not labelled:
         return
