@@ -7,7 +7,7 @@ each place shows how often some claimed route reached it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..render.board import draw_board
 from ..render.plan import BoardOptions, plan_board
@@ -36,7 +36,7 @@ def gradient_css() -> str:
 
 
 def heat_map_svg(board: Board, variant: Variant | None, route_rate: dict[str, float], place_rate: dict[str, float],
-                 car_mm: float = 14.0) -> str:
+                 car_mm: float = 14.0, extra: Callable[[Any, Any, Any], None] | None = None) -> str:
     """The board drawn with routes and places coloured by their rates (0..1), as an SVG string."""
     plan = plan_board(board, variant, BoardOptions(car_mm=car_mm, shadows=False, score_track=False, legend=False))
 
@@ -57,5 +57,8 @@ def heat_map_svg(board: Board, variant: Variant | None, route_rate: dict[str, fl
             rate = place_rate.get(pp.place.id, 0.0)
             pen.circle(g, pp.x, pp.y, pp.radius * 1.25, fill="none", stroke=heat(rate) if rate > 0 else NEVER,
                        stroke_width=n(pp.radius * 0.55))
+
+        if extra is not None:  # more drawn on top (tickets score: each route's load)
+            extra(pen, parent, plan)
 
     return draw_board(plan, overlay=overlay)

@@ -209,12 +209,12 @@ class DeckFigures:
             "unused_places": self.unused_places(),
             "overused_places": [{"place": p, "tickets": n} for p, n in self.overused_places()],
             "route_load": [
-                {"route": names[e].name, "from": names[e].a, "to": names[e].b, "length": names[e].length,
+                {"route": names[e].route_id, "from": names[e].a, "to": names[e].b, "length": names[e].length,
                  "load": _r(v), "sure": self.route_sure[e]}
-                for e, v in sorted(self.route_load.items(), key=lambda ev: (-ev[1], names[ev[0]].name))
+                for e, v in sorted(self.route_load.items(), key=lambda ev: (-ev[1], names[ev[0]].route_id))
             ],
             "mean_load": _r(self.mean_load),
-            "bottlenecks": [{"route": names[e].name, "load": _r(v)} for e, v in self.bottlenecks()],
+            "bottlenecks": [{"route": names[e].route_id, "load": _r(v)} for e, v in self.bottlenecks()],
             "overlaps": [
                 {"a": _ticket_name(self.tickets[i].ticket), "b": _ticket_name(self.tickets[j].ticket), "shared": _r(s)}
                 for i, j, s in self.overlaps()

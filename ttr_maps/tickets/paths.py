@@ -25,10 +25,16 @@ class Edge:
     b: str
     length: int
     routes: tuple[int, ...]  # indices in board.routes of the routes of that shortest length
+    ids: tuple[str, ...]  # their route ids
 
     @property
     def name(self) -> str:
         return f"{self.a}–{self.b}"
+
+    @property
+    def route_id(self) -> str:
+        """The id of the route (`a-b`, or its own `id:`); parallel routes of the same length joined by '/'."""
+        return "/".join(self.ids)
 
 
 @dataclass(frozen=True)
@@ -56,13 +62,14 @@ class BoardPaths:
         for u, v, data in g.edges(data=True):
             a, b = (u, v) if order[u] <= order[v] else (v, u)
             shortest = tuple(i for i in data["routes"] if routes[i].length == data["length"])
-            self.edges.append(Edge(a, b, data["length"], shortest))
+            self.edges.append(Edge(a, b, data["length"], shortest, tuple(str(routes[i].id) for i in shortest)))
         self.ends = [(self.index[e.a], self.index[e.b]) for e in self.edges]
         for k, (i, j) in enumerate(self.ends):
             w = self.edges[k].length
             self.adj[i].append((j, w))
             self.adj[j].append((i, w))
         self._searches: dict[int, Search] = {}
+        self._loads: dict[tuple[str, str], dict[int, float]] = {}
 
     def search(self, place: str | int) -> Search:
         """Dial's algorithm (lengths are whole spaces 1..9) counting shortest paths; a country is reached,
@@ -112,6 +119,13 @@ class BoardPaths:
         """Each edge (by index in `edges`) on a shortest path from a to b, with the share of those paths using it."""
         if a == b or a not in self.index or b not in self.index:
             return {}
+        key = (a, b) if a < b else (b, a)
+        found = self._loads.get(key)
+        if found is None:
+            found = self._loads[key] = self._load(*key)
+        return found
+
+    def _load(self, a: str, b: str) -> dict[int, float]:
         i, j = self.index[a], self.index[b]
         sa, sb = self.search(i), self.search(j)
         total = sa.dist[j]
