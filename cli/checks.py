@@ -10,14 +10,14 @@ from pathlib import Path
 
 import click
 
-from ttr_maps.checks import CHECKS, SelectorError, parse_selectors, run_checks
-from ttr_maps.checks.docs import markdown
-from ttr_maps.fileio import write_atomic
+# ttr_maps.checks is imported where it is used: it brings networkx, numpy and shapely.
 
 
 def _selectors(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...] | None:
     if any(not v.replace(",", "").strip() for v in value):  # `--select ''` would quietly run nothing
         raise click.BadParameter("give at least one check: a code, a prefix or a name (e.g. G,D003)")
+    from ttr_maps.checks import CHECKS, SelectorError, parse_selectors
+
     try:
         parse_selectors(value, CHECKS)
     except SelectorError as e:
@@ -34,6 +34,8 @@ def check_options(f):
 
 def run_selected(loaded, select: tuple[str, ...], ignore: tuple[str, ...]) -> list:
     """The check findings for one loaded file (nothing if it has load errors)."""
+    from ttr_maps.checks import run_checks
+
     return run_checks(loaded, select or None, ignore)
 
 
@@ -46,6 +48,10 @@ def command(as_json: bool, as_markdown: bool, output: Path | None) -> None:
 
     `ttr-maps explain CODE` prints one check's documentation.
     """
+    from ttr_maps.checks import CHECKS
+    from ttr_maps.checks.docs import markdown
+    from ttr_maps.fileio import write_atomic
+
     if output is not None and not as_markdown:
         raise click.UsageError("-o/--output needs --markdown")
     if as_markdown:

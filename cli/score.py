@@ -6,12 +6,9 @@ import json
 
 import click
 
-from ttr_maps.diagnostics import Severity
-from ttr_maps.engine.position import all_tickets
-from ttr_maps.engine.position_file import load_position
-from ttr_maps.engine.scoring import ScoreSheet, ScoringError, final_score
-from ttr_maps.model.variant import TIE_BREAK_WORDS
 from ttr_maps.report import render
+
+# The engine and the models are imported where they are used: every command's start-up pays for imports.
 
 ROWS = (
     ("routes", "routes"),
@@ -36,6 +33,10 @@ def command(position: str, fmt: str) -> None:
     completed, what each station borrowed, and the winner(s) after tie-breaks.
     Exit codes: 0 scored, 1 problems in the file, 2 usage error.
     """
+    from ttr_maps.diagnostics import Severity
+    from ttr_maps.engine.position_file import load_position
+    from ttr_maps.engine.scoring import ScoringError, final_score
+
     loaded = load_position(position)
     problems = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
     if problems or not loaded.ok:
@@ -110,12 +111,16 @@ def _winner_line(sheet: ScoreSheet) -> str:
         w = winners[0]
         tied = [p.name for p in sheet.players if p.total == w.total and p is not w]
         if tied and sheet.tie_break_used:
+            from ttr_maps.model.variant import TIE_BREAK_WORDS
+
             return f"Winner: {w.name} with {w.total} points (tied with {', '.join(tied)}; {TIE_BREAK_WORDS[sheet.tie_break_used]} breaks the tie)"
         return f"Winner: {w.name} with {w.total} points"
     return f"Shared win: {', '.join(w.name for w in winners)} with {winners[0].total} points each (the tie-breaks leave them tied)"
 
 
 def _tickets(loaded):
+    from ttr_maps.engine.position import all_tickets
+
     return all_tickets(loaded.variant, loaded.board)
 
 

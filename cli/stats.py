@@ -8,8 +8,6 @@ from pathlib import Path
 
 import click
 
-from ttr_maps.load import load
-from ttr_maps.stats import render_text, stats
 
 from .options import fail_on_load_errors
 
@@ -25,6 +23,9 @@ def command(board_file: str, variant_file: str | None, fmt: str) -> None:
     BOARD may also be a variant file, which is the same as giving its board with --variant.
     Exit codes: 0 done, 1 the file has errors, 2 usage error.
     """
+    from ttr_maps.load import load
+    from ttr_maps.stats import render_text, stats
+
     loaded = load(board_file)
     fail_on_load_errors(loaded)
     variant = loaded.variant

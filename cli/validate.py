@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from ttr_maps.diagnostics import Severity, unique
-from ttr_maps.load import load
 from ttr_maps.report import render
 
 from .checks import check_options, run_selected
@@ -38,6 +37,7 @@ def command(files: tuple[str, ...], fmt: str, strict: bool, min_severity: str, q
       2 usage error
     """
     from ttr_maps.diagnostics import Diagnostic
+    from ttr_maps.load import load
     from ttr_maps.load.codes import code_name
     from ttr_maps.load.discover import expand
 
