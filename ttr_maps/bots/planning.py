@@ -54,6 +54,7 @@ class BoardData:
         self.country = t.is_country
         self.ferry = tuple(t.t_ferry[tids[0]] if tids else 0 for tids in t.route_tids)
         self.tunnel = tuple(bool(t.t_tunnel[tids[0]]) if tids else False for tids in t.route_tids)
+        self.loco_ok = tuple(bool(t.t_loco_ok[tids[0]]) if tids else True for tids in t.route_tids)
         # Track colours per route (-1 gray, -2 never claimable in this variant).
         self.track_colors = tuple(tuple(t.t_color[tid] for tid in tids) for tids in t.route_tids)
         self.track_ok = tuple(t.t_color[tid] != -2 and t.t_ferry[tid] <= t.t_len[tid] for tid in range(t.NT))
@@ -557,7 +558,7 @@ def route_deficit(bd: BoardData, r: int, hand: list[int], know: Knowledge, hmax:
     """Cards still missing to claim route r alone (locomotives wild; a ferry's locomotive spaces need them)."""
     L = bd.length[r]
     f = bd.ferry[r]
-    wild = hand[bd.LOCO] + (hand[bd.BIG] if bd.has_big and L >= bd.big_min else 0)
+    wild = hand[bd.LOCO] + (hand[bd.BIG] if bd.has_big and L >= bd.big_min else 0) if bd.loco_ok[r] else 0
     have = track_have(bd, r, hand, know.owner, max(hand[: bd.NC]) if hmax is None else hmax)[1]
     if wild < f:
         return (f - wild) + max(0, L - f - have)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .actions import ClaimTrack
-from .errors import R_BIG_LOCO, R_CLAIM, R_FERRY, R_PARALLEL, R_TRAINS, IllegalAction
+from .errors import R_BIG_LOCO, R_CLAIM, R_FERRY, R_LOCO_ONLY, R_PARALLEL, R_TRAINS, IllegalAction
 
 if TYPE_CHECKING:
     from .game import State
@@ -68,24 +68,28 @@ def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list)
             continue
         if top > trains:
             top = trains
-        for gi, length, ferry, big_ok, g in by_color[c]:
+        for gi, length, ferry, wk, g in by_color[c]:
             if length > top:
                 break
             open_mask = gopen[gi]
             if not open_mask:
                 continue
-            if big_ok:
+            if wk == 2:
                 wild = wilds
+                cl = locos if locos < length else length
                 cb = bigs if bigs < length else length
-            else:
+            elif wk:
                 wild = locos
+                cl = locos if locos < length else length
                 cb = 0
+            else:
+                wild = cl = cb = 0
             if wild < ferry or have + wild < length:
                 continue
-            key = ((gi << 12 | (have if have < length else length) << 8 | (locos if locos < length else length) << 4 | cb) << shift) | open_mask
+            key = ((gi << 12 | (have if have < length else length) << 8 | cl << 4 | cb) << shift) | open_mask
             acts = lists.get(key)
             if acts is None:
-                acts = _colored_actions(game, key, g, c, have, length, ferry, locos, cb, open_mask)
+                acts = _colored_actions(game, key, g, c, have, length, ferry, cl, cb, open_mask)
             out.extend(acts)
     gray = by_color[nc]
     if not gray:
@@ -98,17 +102,17 @@ def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list)
         top = trains
     rows_cache = game.gray_rows
     positions = game.open_positions
-    for gi, length, ferry, big_ok, g in gray:
+    for gi, length, ferry, wk, g in gray:
         if length > top:
             break
         open_mask = gopen[gi]
         if not open_mask:
             continue
-        wild = wilds if big_ok else locos
+        wild = wilds if wk == 2 else locos if wk else 0
         if wild < ferry or best + wild < length:
             continue
-        cl = locos if locos < length else length
-        cb = (bigs if bigs < length else length) if big_ok else 0
+        cl = (locos if locos < length else length) if wk else 0
+        cb = (bigs if bigs < length else length) if wk == 2 else 0
         base = (gi * (nc + 1)) << 12 | cl << 4 | cb
         rows = []
         for k, h in held:
@@ -271,7 +275,7 @@ def _colored_actions(game, key: int, g, color: int, have: int, length: int, ferr
     lists = game.claim_lists
     if len(lists) > 200_000:
         lists.clear()
-    pays = color_payments(game.t, color, have, 0, length, ferry, min(locos, length), cb)
+    pays = color_payments(game.t, color, have, 0, length, ferry, locos, cb)
     acts = lists[key] = [_claim_action(game, tid, pid) for j, tid in enumerate(g.tids) if open_mask >> j & 1 for pid in pays]
     return acts
 
@@ -334,6 +338,8 @@ def check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int, 
         raise IllegalAction(f"track {k} of {rid} has a colour with no cards in this variant", R_CLAIM)
     if nb and length < t.big_min:
         raise IllegalAction(f"a +4 locomotive is wild only on routes of {t.big_min} or more spaces; {rid} has {length}", R_BIG_LOCO)
+    if (nl or nb) and not t.t_loco_ok[tid]:
+        raise IllegalAction(f"locomotives pay only on {' and '.join(state.game.variant.cards.locomotives_only_on)}; {rid} is neither", R_LOCO_ONLY)
     ferry = t.t_ferry[tid]
     if nl + nb < ferry:
         raise IllegalAction(f"the ferry {rid} needs {ferry} locomotives; the payment has {nl + nb}", R_FERRY)

@@ -15,13 +15,19 @@ from .actions import BIG_LOCOMOTIVE, KIND_ABBREVIATIONS, LOCOMOTIVE, PASSENGER, 
 
 @dataclass(frozen=True, slots=True)
 class ClaimGroup:
-    """Tracks that accept exactly the same payments: same colour, length and ferry count."""
+    """Tracks that accept exactly the same payments: same colour, length, ferry count and wild cards."""
 
     color: int  # -1: gray
     length: int
     ferry: int
     big_ok: bool
     tids: tuple[int, ...]
+    loco_ok: bool = True  # locomotives may pay (cards.locomotives_only_on)
+
+    @property
+    def wilds(self) -> int:
+        """Which wild cards pay: 2 locomotives and big ones, 1 locomotives, 0 none."""
+        return 0 if not self.loco_ok else 2 if self.big_ok else 1
 
 
 def all_tickets_of(variant: Variant, board: Board) -> tuple[Ticket, ...]:
@@ -77,6 +83,7 @@ class Tables:
                 self.routes_between[(b, a)] = self.routes_between.get((b, a), ()) + (i,)
         self.route_tids: list[tuple[int, ...]] = []
         t_route, t_track, t_color, t_len, t_ferry, t_tunnel = [], [], [], [], [], []
+        only_on = set(cards.locomotives_only_on)
         for ri, r in enumerate(board.routes):
             tids = []
             for ti, col in enumerate(r.tracks):
@@ -94,6 +101,11 @@ class Tables:
         self.t_len = tuple(t_len)
         self.t_ferry = tuple(t_ferry)
         self.t_tunnel = tuple(t_tunnel)
+        # Locomotives pay on every track, or only on the kinds of route `cards.locomotives_only_on` names.
+        self.t_loco_ok = tuple(
+            not only_on or ("ferries" in only_on and t_ferry[i] > 0) or ("tunnels" in only_on and t_tunnel[i])
+            for i in range(len(t_route))
+        )
         self.NT = len(t_route)
         # Routes touching each place, for passengers and stations.
         self.place_routes: list[list[int]] = [[] for _ in range(self.NP)]
@@ -102,14 +114,14 @@ class Tables:
             if b != a:
                 self.place_routes[b].append(ri)
 
-        groups: dict[tuple[int, int, int], list[int]] = {}
+        groups: dict[tuple[int, int, int, bool], list[int]] = {}
         for tid in range(self.NT):
             if t_color[tid] == -2 or t_ferry[tid] > t_len[tid]:
                 continue
-            groups.setdefault((t_color[tid], t_len[tid], t_ferry[tid]), []).append(tid)
+            groups.setdefault((t_color[tid], t_len[tid], t_ferry[tid], not self.t_loco_ok[tid]), []).append(tid)
         self.claim_groups = tuple(
-            ClaimGroup(c, ln, f, cards.big_locomotives.count > 0 and ln >= self.big_min, tuple(tids))
-            for (c, ln, f), tids in sorted(groups.items())
+            ClaimGroup(c, ln, f, cards.big_locomotives.count > 0 and ln >= self.big_min, tuple(tids), not no_loco)
+            for (c, ln, f, no_loco), tids in sorted(groups.items())
         )
         # Each track's group and its bit in the group's open-track mask.
         self.tid_group: list[tuple[int, int]] = [(-1, 0)] * self.NT
@@ -119,10 +131,10 @@ class Tables:
         self.NG = len(self.claim_groups)
         self.group_bits = max((len(g.tids) for g in self.claim_groups), default=1)
         # Groups by colour (index NC: gray), shortest first, so enumeration stops at the first unaffordable length.
-        # Entries are plain tuples (gi, length, ferry, big_ok, group) for fast unpacking in the hot loop.
-        by_color: list[list[tuple[int, int, int, bool, ClaimGroup]]] = [[] for _ in range(nc + 1)]
+        # Entries are plain tuples (gi, length, ferry, wilds, group) for fast unpacking in the hot loop.
+        by_color: list[list[tuple[int, int, int, int, ClaimGroup]]] = [[] for _ in range(nc + 1)]
         for gi, g in enumerate(self.claim_groups):
-            by_color[g.color if g.color >= 0 else nc].append((gi, g.length, g.ferry, g.big_ok, g))
+            by_color[g.color if g.color >= 0 else nc].append((gi, g.length, g.ferry, g.wilds, g))
         self.groups_by_color = tuple(tuple(sorted(x, key=lambda e: e[1])) for x in by_color)
         self.route_points = dict(variant.scoring.routes)
 

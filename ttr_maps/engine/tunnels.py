@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from .actions import AbandonTunnel, PayTunnel
 from .cards import discard_cards, draw_top
 from .claims import _wild_splits, discard_payment, return_payment, take_payment
-from .errors import R_BIG_LOCO, R_TUNNEL, IllegalAction
+from .errors import R_BIG_LOCO, R_LOCO_ONLY, R_TUNNEL, IllegalAction
 
 if TYPE_CHECKING:
     from .game import State
@@ -73,8 +73,9 @@ def extra_payments(state: State) -> list[int]:
     t = state.t
     tun = state.tunnel
     hand = state.hands[state.current]
-    bigs = hand[t.BIG] if big_ok(state, tun.tid) else 0
-    locos = hand[t.LOCO]
+    loco_ok = t.t_loco_ok[tun.tid]
+    bigs = hand[t.BIG] if loco_ok and big_ok(state, tun.tid) else 0
+    locos = hand[t.LOCO] if loco_ok else 0
     out = []
     if tun.match >= 0:
         for nc in range(min(hand[tun.match], tun.extra), -1, -1):
@@ -111,6 +112,8 @@ def apply_pay(state: State, action: PayTunnel) -> None:
     if npass or (nc and color != tun.match):
         want = f"{t.colors[tun.match]} cards or locomotives" if tun.match >= 0 else "locomotives (the route was paid with locomotives only)"
         raise IllegalAction(f"the extra cards must be {want}", R_TUNNEL)
+    if (nl or nb) and not t.t_loco_ok[tun.tid]:
+        raise IllegalAction("locomotives do not pay on this route, so the extra cards must be of the paid colour", R_LOCO_ONLY)
     if nb and not big_ok(state, tun.tid):
         raise IllegalAction(f"a +4 locomotive is wild only on routes of {t.big_min} or more spaces", R_BIG_LOCO)
     hand = state.hands[state.current]

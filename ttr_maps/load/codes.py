@@ -59,6 +59,7 @@ LOADER_CODES: dict[str, tuple[str, str]] = {
     "V012": ("added-deck-unused", "A deck only tickets.add names is in no pile, so its tickets are never dealt (warning)."),
     "V014": ("deck-file-not-found", "A deck file a variant names under tickets.deck_files does not exist."),
     "V015": ("deck-file-unusable", "A file named under tickets.deck_files is not a deck file (format ttr-deck/1)."),
+    "V016": ("ferries-without-locomotives", "cards.locomotives_only_on leaves out the board's ferries, which can then never be claimed."),
 }
 
 for _code, (_name, _summary) in LOADER_CODES.items():

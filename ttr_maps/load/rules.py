@@ -47,6 +47,7 @@ def check_rules(src: Source, board_src: Source, variant: Variant, board: Board, 
     _stations(src, variant, emit)
     _tie_breaks(variant, emit)
     _unused_added_decks(src, board_src, variant, emit)
+    _ferries_without_locomotives(board_src, variant, board, emit)
 
 
 def _scoring_lengths(src: Source, board_src: Source, variant: Variant, board: Board, emit: Any) -> None:
@@ -264,3 +265,23 @@ def _unused_added_decks(src: Source, board_src: Source, variant: Variant, emit: 
                 ("tickets", "add", i, "decks", j),
                 severity=Severity.WARNING,
             )
+
+
+def _ferries_without_locomotives(board_src: Source, variant: Variant, board: Board, emit: Any) -> None:
+    """Locomotives limited to routes that leave the board's ferries out: no ferry can ever be claimed."""
+    only = variant.cards.locomotives_only_on
+    if not only or "ferries" in only:
+        return
+    ferries = [(i, r) for i, r in enumerate(board.routes) if r.ferry and not (r.tunnel and "tunnels" in only)]
+    if not ferries:
+        return
+    i, route = ferries[0]
+    line = board_src.pos(("routes", i))[0]
+    emit(
+        "V016",
+        f"cards.locomotives_only_on is [{', '.join(only)}], so the board's {len(ferries)} ferr{'y' if len(ferries) == 1 else 'ies'} "
+        f"(e.g. {route.from_}-{route.to}, {board_src.path}:{line}) can never be claimed: a ferry's marks are paid with "
+        "locomotives; add `ferries` to cards.locomotives_only_on",
+        ("cards", "locomotives_only_on"),
+        ("cards",),
+    )

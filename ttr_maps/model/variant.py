@@ -81,6 +81,14 @@ class Cards(Strict):
     face_up_locomotive_costs_both_draws: bool = Field(
         default=True, description="Taking a face-up locomotive is the whole draw, and it may not be the second card."
     )
+    locomotives_only_on: tuple[Literal["ferries", "tunnels"], ...] = Field(
+        default=(),
+        max_length=2,
+        description=(
+            "Locomotives (and big locomotives) pay only on these kinds of route, e.g. [ferries, tunnels] or [tunnels]; "
+            "empty: on every route."
+        ),
+    )
 
     @property
     def total(self) -> int:

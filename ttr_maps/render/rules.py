@@ -49,6 +49,14 @@ def wild_name(variant: Variant) -> str:
     return variant.cards.locomotive_name or "locomotive"
 
 
+def locomotive_limit(variant: Variant) -> str | None:
+    """The sentence saying where locomotives pay, when the variant limits them (cards.locomotives_only_on)."""
+    only = variant.cards.locomotives_only_on
+    if not only:
+        return None
+    return f"{wild_name(variant).capitalize()}s pay only on {' and '.join(only)}."
+
+
 def turn_actions(variant: Variant) -> list[str]:
     """One line per action a player may take on a turn."""
     wild = wild_name(variant)
@@ -78,6 +86,8 @@ def notes(variant: Variant, board: Board | None = None) -> list[str]:
     """The board's ferries and tunnels, special cards and flags, the end trigger and the final scoring, a line each."""
     extras = []
     wild = wild_name(variant)
+    if locomotive_limit(variant):
+        extras.append(locomotive_limit(variant))
     if board is not None and any(r.ferry for r in board.routes):
         extras.append(f"Ferries: pay a {wild} for each {wild} mark.")
     if board is not None and any(r.tunnel for r in board.routes):
@@ -150,6 +160,8 @@ def sections(variant: Variant, board: Board) -> list[tuple[str, list[str]]]:
         "A gray route takes cards of any one colour. Only one track of a double route is yours; "
         f"with fewer than {variant.parallel.all_tracks_from} players, claiming one track closes the others.",
     ]
+    if locomotive_limit(variant):
+        claim.append(f"{locomotive_limit(variant)} On any other route they are not wild and cannot be used.")
     if any(r.ferry for r in board.routes):
         claim.append(f"Ferries: each locomotive mark on a ferry must be paid with a {wild}.")
     if any(r.tunnel for r in board.routes):
