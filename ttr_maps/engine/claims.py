@@ -252,11 +252,11 @@ def claimable_routes(t: Tables, hand: list[int], trains: int, gopen: list[int]) 
             if e[1] > top:
                 break
             groups.append((e, best))  # best + wilds >= length: a colour held most, or wilds alone, pays it
-    for (gi, length, ferry, big_ok, g), have in groups:
+    for (gi, length, ferry, wk, g), have in groups:
         open_mask = gopen[gi]
         if not open_mask:
             continue
-        wild = wilds if big_ok else locos
+        wild = wilds if wk == 2 else locos if wk else 0
         if wild < ferry or have + wild < length:
             continue
         for j, tid in enumerate(g.tids):
