@@ -180,8 +180,7 @@ class RouteLegal(list):
             length = g.length
             if length > trains:
                 continue
-            locos = hand[t.LOCO]
-            wild = locos + hand[t.BIG] if g.big_ok else locos
+            wild = g.wild(hand[t.LOCO], hand[t.BIG])
             if wild < g.ferry:
                 continue
             have = hand[g.color] if g.color >= 0 else max(hand[: t.NC], default=0)

@@ -29,6 +29,10 @@ class ClaimGroup:
         """Which wild cards pay: 2 locomotives and big ones, 1 locomotives, 0 none."""
         return 0 if not self.loco_ok else 2 if self.big_ok else 1
 
+    def wild(self, locos: int, bigs: int) -> int:
+        """How many of these wild cards may pay on the group's tracks."""
+        return 0 if not self.loco_ok else locos + bigs if self.big_ok else locos
+
 
 def all_tickets_of(variant: Variant, board: Board) -> tuple[Ticket, ...]:
     """board.tickets + variant.tickets.add, in that order (the scoring contract's ticket indices)."""
