@@ -1,0 +1,171 @@
+"""`ttr-maps play`: the table (who sees what, who moves), its server's safety and the command's refusals."""
+
+from __future__ import annotations
+
+import json
+import random
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ttr_maps.cli.main import cli
+from ttr_maps.engine.game import Game
+from ttr_maps.engine.statefile import load_state
+from ttr_maps.play import HUMAN, TableError, new_table, play_app, resume_table
+from ttr_maps.web import run_in_thread
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ROOT / "tests/scenarios/variants/tiny.yaml"
+
+
+def table(tmp_path: Path, seats=(HUMAN, "expert"), seed=3):
+    return new_table(Game.from_file(TINY, len(seats)), list(seats), tmp_path / "game.yaml", seed)
+
+
+def play_out(t, rng: random.Random, limit: int = 2000) -> int:
+    moves = 0
+    while t.waiting_for() != "over" and moves < limit:
+        if t.waiting_for() == "bot":
+            assert t.bot_step()
+        elif t.waiting_for() == "handover":
+            t.reveal(t.state.current_player())
+        else:
+            t.act(t.shown, rng.choice(t.view()["legal"])["text"])
+        moves += 1
+    return moves
+
+
+def test_the_page_gets_the_observation_of_the_seat_on_screen_only(tmp_path):
+    t = table(tmp_path)
+    rng = random.Random(5)
+    while t.waiting_for() != "over":
+        v = t.view()
+        assert v["seat"] == 0
+        assert v["observation"] == t.state.observation(0)  # the engine's observation, nothing more
+        assert all(isinstance(p["cards"], int) for p in v["observation"]["players"])
+        if t.waiting_for() == "bot":
+            assert v["legal"] == []
+            t.bot_step()
+        else:
+            assert {a["text"] for a in v["legal"]} == {t.game.action_text(a) for a in t.state.legal_actions()}
+            t.act(0, rng.choice(v["legal"])["text"])
+    scores = t.view()["scores"]
+    sheet = t.state.score_sheet()
+    assert [p["total"] for p in scores["players"]] == [p.total for p in sheet.players]
+    assert scores["winners"] == list(sheet.winners)
+
+
+def test_hot_seat_shows_no_hand_until_the_person_whose_turn_it_is_takes_the_screen(tmp_path):
+    t = table(tmp_path, seats=(HUMAN, HUMAN))
+    rng = random.Random(2)
+    handovers = 0
+    while t.waiting_for() != "over":
+        if t.waiting_for() == "handover":
+            handovers += 1
+            v = t.view()
+            assert v["seat"] is None and v["observation"]["hand"] == {} and v["tickets"] == {"kept": [], "offered": []}
+            assert v["legal"] == []
+            other = 1 - t.state.current_player()
+            with pytest.raises(TableError):
+                t.reveal(other)  # only the seat whose turn it is
+            t.reveal(t.state.current_player())
+        seat = t.shown
+        assert t.view()["observation"] == t.state.observation(seat)
+        t.act(seat, rng.choice(t.view()["legal"])["text"])
+    assert handovers > 2
+
+
+def test_an_illegal_move_is_refused_with_the_rule_that_forbids_it(tmp_path):
+    t = table(tmp_path)
+    t.act(0, "keep 0 1")  # setup: keep both tickets
+    with pytest.raises(TableError) as refused:
+        t.act(1, "draw blind")
+    assert "not your turn" in str(refused.value) and "docs/rules.md#" in refused.value.rule
+    while t.waiting_for() == "bot":
+        t.bot_step()
+    with pytest.raises(TableError) as refused:
+        t.act(0, "draw faceup 7")
+    assert refused.value.rule and "docs/rules.md#" in refused.value.rule
+    # A route nobody can pay for with an empty hand: the page's question "why can I not claim it?"
+    t.state.hands[0] = [0] * len(t.state.hands[0])
+    with pytest.raises(TableError) as refused:
+        t.why_not_claim(0, "a-d")
+    assert "payment" in str(refused.value) and "claiming-a-route" in refused.value.rule
+
+
+def test_every_move_is_saved_and_a_saved_game_resumes_where_it_stopped(tmp_path):
+    t = table(tmp_path)
+    rng = random.Random(9)
+    for _ in range(6):
+        if t.waiting_for() == "bot":
+            t.bot_step()
+        else:
+            t.act(0, rng.choice(t.view()["legal"])["text"])
+    saved = load_state(tmp_path / "game.yaml")
+    assert [t.game.action_text(a) for a in saved.history] == [t.game.action_text(a) for a in t.state.history]
+    again = resume_table(saved, [HUMAN, "expert"], tmp_path / "game.yaml")
+    assert again.view()["observation"] == t.view()["observation"]
+    play_out(again, rng)
+    assert again.waiting_for() == "over"
+    assert load_state(tmp_path / "game.yaml").is_terminal()
+
+
+@pytest.fixture
+def server(tmp_path):
+    running = run_in_thread(play_app(table(tmp_path)))
+    yield running
+    running.stop()
+
+
+def _request(running, path, body=None, token=True, host=None):
+    req = urllib.request.Request(f"http://127.0.0.1:{running.port}{path}", method="POST" if body is not None else "GET",
+                                 data=None if body is None else json.dumps(body).encode())
+    if token:
+        req.add_header("X-TTR-Token", running.token)
+    if host:
+        req.add_header("Host", host)
+    try:
+        with urllib.request.urlopen(req, timeout=20) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"null")
+
+
+def test_the_server_refuses_moves_without_token_foreign_hosts_bad_bodies_and_early_state_files(server):
+    status, view = _request(server, "/api/view")
+    assert status == 200 and view["waiting"] == "you"
+    assert _request(server, "/api/act", {"seat": 0, "action": "keep 0 1"}, token=False)[0] == 403
+    assert _request(server, "/api/view", host="evil.example:80")[0] == 403
+    status, answer = _request(server, "/api/act", {"seat": "zero", "action": "keep 0 1"})
+    assert status == 400 and "seat" in answer["error"]
+    status, answer = _request(server, "/api/act", {"seat": 0, "action": "claim nowhere 0 1red"})
+    assert status == 409 and "error" in answer
+    status, answer = _request(server, "/api/state-file")
+    assert status == 403 and "not over" in answer["error"]
+    status, view = _request(server, "/api/act", {"seat": 0, "action": "keep 0 1"})
+    assert status == 200 and len(view["tickets"]["kept"]) == 2
+
+
+def test_the_rules_page_has_the_anchors_refusals_link_to(server):
+    from ttr_maps.engine import errors
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/rules", timeout=20) as r:
+        page = r.read().decode()
+    for name in ("R_CLAIM", "R_TURN", "R_KEEP", "R_TUNNEL", "R_STATION"):
+        anchor = getattr(errors, name).split("#", 1)[1].rstrip(")")
+        assert f"id='{anchor}'" in page, anchor
+
+
+def test_play_refuses_to_overwrite_a_file_and_unknown_bots(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "game.yaml").write_text("mine\n")
+    r = CliRunner().invoke(cli, ["play", str(TINY), "--no-open"])
+    assert r.exit_code == 2 and "game.yaml exists" in r.output
+    assert (tmp_path / "game.yaml").read_text() == "mine\n"
+    r = CliRunner().invoke(cli, ["play", str(TINY), "--bots", "nobody", "-o", "g2.yaml", "--no-open"])
+    assert r.exit_code == 2 and "unknown bot nobody" in r.output
+    r = CliRunner().invoke(cli, ["play", str(TINY), "--humans", "4", "-o", "g3.yaml", "--no-open"])
+    assert r.exit_code == 2 and "more than the 2 seats" in r.output

@@ -1,0 +1,237 @@
+// The play page: shows what the server says the seat on screen may see, and sends that
+// seat's chosen action. Every choice offered is one of the engine's legal actions; the
+// server checks it again. Board text is only ever set through textContent.
+"use strict";
+(() => {
+  const { el } = TTR;
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const PX = 3.2;  // screen pixels per canvas millimetre
+  const params = new URLSearchParams(location.search);
+  const BOT_DELAY = Math.max(0, Number(params.get("delay") || 700));
+  const SEAT_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
+  const CARD_COLOURS = { red: "#d33", blue: "#36c", green: "#3a3", yellow: "#ec2", black: "#333", white: "#fff",
+    orange: "#f93", pink: "#e8a", purple: "#a5c", locomotive: "linear-gradient(90deg,#d33,#ec2,#3a3,#36c)",
+    big: "linear-gradient(90deg,#333,#d33,#333)", passenger: "#9cf" };
+
+  let board = null, view = null, picked = null, botTimer = null, busy = false;
+  const $ = (id) => document.getElementById(id);
+
+  function cardStyle(kind) {
+    const c = CARD_COLOURS[kind] || "#bbb";
+    return c.startsWith("linear") ? `background:${c}` : `background-color:${c}`;
+  }
+
+  function say(text, rule) {
+    const box = $("message");
+    if (!text) { box.hidden = true; box.replaceChildren(); return; }
+    box.hidden = false;
+    const parts = [text];
+    const m = rule && /docs\/rules\.md#([\w-]+)/.exec(rule);
+    if (m) parts.push(" — ", el("a", { href: `/rules#${m[1]}`, target: "_blank", rel: "noopener" }, "the rule"));
+    box.replaceChildren(...parts);
+  }
+
+  async function send(path, body) {
+    if (busy) return;
+    busy = true;
+    try {
+      show(await TTR.post(path, body));
+      say("");
+    } catch (e) {
+      const m = /\(([^()]*docs\/rules\.md#[\w-]+)\)\s*$/.exec(e.message);
+      say(m ? e.message.slice(0, m.index).trim() : e.message, m ? m[1] : null);
+      show(await TTR.get("/api/view"));
+    } finally {
+      busy = false;
+    }
+  }
+
+  const act = (text) => send("/api/act", { seat: view.seat, action: text });
+
+  // --- the board ---------------------------------------------------------------------------
+
+  function drawBoard() {
+    const doc = new DOMParser().parseFromString(board.svg, "image/svg+xml");
+    const svg = document.importNode(doc.documentElement, true);
+    for (const s of svg.querySelectorAll("script, foreignObject")) s.remove();
+    svg.setAttribute("width", board.width * PX);
+    svg.setAttribute("height", board.height * PX);
+    $("board").replaceChildren(svg);
+    const layer = $("layer");
+    layer.setAttribute("viewBox", `0 0 ${board.width} ${board.height}`);
+    layer.setAttribute("width", board.width * PX);
+    layer.setAttribute("height", board.height * PX);
+  }
+
+  function points(line) { return line.map((p) => p.join(",")).join(" "); }
+
+  function drawLayer() {
+    const layer = $("layer");
+    const nodes = [];
+    const claimable = new Set(view.legal.filter((a) => a.route).map((a) => a.route));
+    const spots = new Set(view.legal.filter((a) => a.place).map((a) => a.place));
+    const owners = {};
+    view.observation.players.forEach((p, seat) => { for (const [rid] of p.claims) (owners[rid] = owners[rid] || []).push(seat); });
+    for (const r of board.routes) {
+      (owners[r.id] || []).forEach((seat, k) => {
+        const line = document.createElementNS(SVGNS, "polyline");
+        line.setAttribute("points", points(r.line));
+        line.setAttribute("class", "claim");
+        line.setAttribute("stroke", SEAT_COLOURS[seat % SEAT_COLOURS.length]);
+        if (k) line.setAttribute("transform", `translate(${k * 1.5},${k * 1.5})`);
+        nodes.push(line);
+      });
+      const hit = document.createElementNS(SVGNS, "polyline");
+      hit.setAttribute("points", points(r.line));
+      hit.setAttribute("class", "hit" + (claimable.has(r.id) ? " can" : "") + (picked === r.id ? " picked" : ""));
+      hit.dataset.route = r.id;
+      const title = document.createElementNS(SVGNS, "title");
+      title.textContent = `${r.from} – ${r.to} (${r.length})`;
+      hit.append(title);
+      hit.addEventListener("click", () => pickRoute(r));
+      nodes.push(hit);
+    }
+    for (const p of board.places) {
+      const spot = document.createElementNS(SVGNS, "circle");
+      spot.setAttribute("cx", p.at[0]);
+      spot.setAttribute("cy", p.at[1]);
+      spot.setAttribute("r", Math.max(p.r, 2));
+      spot.setAttribute("class", "spot" + (spots.has(p.id) ? " can" : ""));
+      spot.dataset.place = p.id;
+      const title = document.createElementNS(SVGNS, "title");
+      title.textContent = p.name;
+      spot.append(title);
+      spot.addEventListener("click", () => pickPlace(p));
+      nodes.push(spot);
+    }
+    layer.replaceChildren(...nodes);
+  }
+
+  function choose(title, actions, label) {
+    picked = null;
+    $("choice").hidden = false;
+    $("choice-title").textContent = title;
+    $("choice-body").replaceChildren(...actions.map((a) =>
+      el("button", { class: "pay", "data-action": a.text, onclick: () => act(a.text) }, label(a))));
+  }
+
+  function pickRoute(r) {
+    if (!view || view.waiting !== "you") return;
+    const claims = view.legal.filter((a) => a.route === r.id);
+    if (!claims.length) {
+      send("/api/why", { seat: view.seat, route: r.id });
+      return;
+    }
+    choose(`Claim ${r.from} – ${r.to}: pay with`, claims, (a) => a.text.split(" ").slice(2).join(" "));
+    picked = r.id;
+    drawLayer();
+  }
+
+  function pickPlace(p) {
+    if (!view || view.waiting !== "you") return;
+    const here = view.legal.filter((a) => a.place === p.id);
+    if (!here.length) { say(`nothing to do at ${p.name} now`); return; }
+    choose(p.name, here, (a) => a.text);
+  }
+
+  // --- the panels --------------------------------------------------------------------------
+
+  let shown = 0;
+  function show(v) {
+    view = v;
+    // For people nothing; for tests and tools, what the page is showing now.
+    document.body.dataset.waiting = v.waiting;
+    document.body.dataset.shown = String(++shown);
+    const obs = v.observation;
+    $("variant").textContent = v.variant;
+    const current = obs.current_player;
+    const who = current === null || current === undefined ? "" : v.seats[current].name;
+    $("turn").textContent = v.waiting === "over" ? "game over" : v.waiting === "you" ? `your turn (${who}, ${obs.phase})` : `${who} to play`;
+    const mine = v.waiting === "you";
+    const kinds = new Set(v.legal.map((a) => a.kind));
+
+    // cards and draws
+    $("faceup").replaceChildren(...obs.face_up.map((kind, slot) => {
+      const a = v.legal.find((x) => x.kind === "draw" && x.slot === slot);
+      return el("button", { class: "card", style: cardStyle(kind), title: kind || "empty", "data-slot": slot,
+        disabled: !a, onclick: () => a && act(a.text) }, kind === "locomotive" ? "loco" : kind || "—");
+    }));
+    $("deck-count").textContent = obs.deck;
+    const blind = v.legal.find((a) => a.text === "draw blind");
+    $("deck").disabled = !blind;
+    $("deck").onclick = () => blind && act(blind.text);
+    const tickets = v.legal.find((a) => a.kind === "tickets");
+    $("draw-tickets").disabled = !tickets;
+    $("draw-tickets").onclick = () => {
+      const options = v.legal.filter((a) => a.kind === "tickets");
+      if (options.length === 1) act(options[0].text); else choose("Draw tickets", options, (a) => a.text);
+    };
+
+    // hand, tickets
+    const me = v.seat === null ? null : obs.players[v.seat];
+    $("trains").textContent = me ? `· ${me.trains} trains` : "";
+    $("hand").replaceChildren(...Object.entries(obs.hand).map(([kind, n]) =>
+      el("li", {}, el("span", { class: "swatch", style: cardStyle(kind) }), `${n} × ${kind}`)));
+    $("tickets").replaceChildren(...v.tickets.kept.map((t) => el("li", {}, t.text, t.points !== undefined ? ` (${t.points})` : "")));
+
+    // keeping offered tickets: checkboxes and one button that sends a legal keep
+    $("choice").hidden = true;
+    if (mine && kinds.has("keep")) {
+      $("choice").hidden = false;
+      $("choice-title").textContent = "Keep which tickets?";
+      const boxes = v.tickets.offered.map((t, i) => el("label", {}, el("input", { type: "checkbox", class: "keep", value: i, checked: true }),
+        ` ${t.text}${t.points !== undefined ? ` (${t.points})` : ""}`, el("br")));
+      const keep = el("button", { id: "keep", onclick: () => {
+        const chosen = [...document.querySelectorAll("input.keep:checked")].map((b) => b.value);
+        const text = ["keep", ...chosen].join(" ");
+        const a = v.legal.find((x) => x.text === text);
+        if (a) act(a.text); else say(`keeping ${chosen.length} of these is not allowed`, "(docs/rules.md#keeping-tickets)");
+      } }, "Keep");
+      $("choice-body").replaceChildren(...boxes, keep);
+    }
+
+    // moves that are neither a draw, a claim, a place nor a keep: tunnel, flag, passenger stop, pass
+    const others = mine ? v.legal.filter((a) => !["draw", "claim", "tickets", "keep"].includes(a.kind) && !a.place) : [];
+    $("others-actions").hidden = !others.length;
+    const tunnel = obs.tunnel ? el("p", {}, `Tunnel: turned ${obs.tunnel.revealed.join(", ") || "nothing"}; ${obs.tunnel.extra} more to pay`) : null;
+    $("other-buttons").replaceChildren(...[tunnel, ...others.map((a) => el("button", { "data-action": a.text, onclick: () => act(a.text) }, a.text))].filter(Boolean));
+
+    // players and log
+    $("players").tBodies[0].replaceChildren(...obs.players.map((p, s) => el("tr", { class: s === current ? "current" : "" },
+      el("td", {}, el("span", { class: "swatch", style: `background:${SEAT_COLOURS[s % SEAT_COLOURS.length]}` }), v.seats[s].name),
+      el("td", {}, p.score), el("td", {}, p.trains), el("td", {}, p.cards), el("td", {}, p.tickets))));
+    $("log").replaceChildren(...v.log.map((line) => el("li", {}, line.seat >= 0 ? `${v.seats[line.seat].name}: ${line.text}` : line.text)));
+    $("log").scrollTop = 1e9;
+
+    // hand-over (several people at one screen) and the end
+    $("handover").hidden = v.waiting !== "handover";
+    if (v.waiting === "handover") {
+      const name = v.seats[current].name;
+      $("handover-text").textContent = `Pass the screen to ${name}. Nobody else should look.`;
+      $("handover-button").textContent = `I am ${name}: show my hand`;
+      $("handover-button").onclick = () => send("/api/reveal", { seat: current });
+    }
+    if (v.waiting === "over") showScores(v);
+    if (board) drawLayer();
+    clearTimeout(botTimer);
+    if (v.waiting === "bot") botTimer = setTimeout(() => send("/api/bot", {}), BOT_DELAY);
+  }
+
+  function showScores(v) {
+    const s = v.scores;
+    const keys = [...new Set(s.players.flatMap((p) => Object.keys(p.breakdown)))];
+    $("scores").tHead.replaceChildren(el("tr", {}, el("th", {}, ""), ...keys.map((k) => el("th", {}, k.replace(/_/g, " "))), el("th", {}, "total")));
+    $("scores").tBodies[0].replaceChildren(...s.players.map((p) => el("tr", { "data-seat": p.seat },
+      el("td", {}, v.seats[p.seat].name), ...keys.map((k) => el("td", {}, p.breakdown[k] || 0)), el("td", { class: "total" }, p.total))));
+    $("winners").textContent = `Winner: ${s.winners.map((w) => v.seats[w].name).join(" and ")}` + (s.tie_break ? ` (tie broken by ${s.tie_break})` : "");
+    $("over").hidden = false;
+  }
+
+  $("close-over").addEventListener("click", () => { $("over").hidden = true; });
+
+  (async () => {
+    board = await TTR.get("/api/board");
+    drawBoard();
+    show(await TTR.get("/api/view"));
+  })().catch((e) => say(e.message));
+})();
