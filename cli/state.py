@@ -18,8 +18,8 @@ def _load(path: str):
         return load_state(path)
     except LoadError as exc:
         raise click.ClickException(f"the state's variant has errors:\n{exc}") from None
-    except StateFileError as exc:
-        raise click.ClickException(f"{path}: {exc}") from None
+    except StateFileError as exc:  # diagnostics at file:line:col when the file was read
+        raise click.ClickException(str(exc) if exc.diagnostics else f"{path}: {exc}") from None
     except OSError as exc:  # e.g. a variant path too long for the file system
         raise click.ClickException(f"{path}: {exc.strerror or exc}: {exc.filename or path}") from None
 

@@ -147,3 +147,108 @@ def test_state_legal_json_is_the_object_its_help_and_docs_describe(tmp_path):
     assert '{"player": seat (-1 once over), "phase": name, "actions": [notation, ...]}' in help_text
     docs = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
     assert '`{"player": 2, "phase": "turn", "actions": ["draw blind", "draw faceup 0", ...]}`' in docs
+
+
+# ---------------------------------------------------------------------------------------------- file:line:col
+
+def _positions():
+    """Engine-written state files with most parts filled in: mid-game USA, Märklin (passengers, goods, a mix),
+    Europe (stations) and Paris (flags)."""
+    for name, n, steps in (("usa", 2, 60), ("marklin", 2, 80), ("europe", 3, 90), ("paris", 2, 40)):
+        g = Game.from_file(MAPS / "variants" / f"{name}.yaml", n)
+        s = g.new_initial_state(7)
+        rng = random.Random(7)
+        for _ in range(steps):
+            if s.is_terminal():
+                break
+            s.apply(rng.choice(s.legal_actions()))
+        yield name, s
+
+
+_ODD_VALUES = [None, -1, 10**7, "purple", "boston-miami", "nowhere", "", [], {}, "3", True, 2.5, ["locomotive"], {"x": 1}]
+
+
+def _mutate(data, rng):
+    """One random change somewhere in the tree: a key or item dropped, a value replaced, an item doubled."""
+    node, path = data, []
+    while isinstance(node, (dict, list)) and node and rng.random() < 0.8:
+        key = rng.choice(list(node)) if isinstance(node, dict) else rng.randrange(len(node))
+        path.append(key)
+        if not isinstance(node[key], (dict, list)) or not node[key]:
+            break
+        node = node[key]
+    if not path:
+        return
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    key = path[-1]
+    what = rng.random()
+    if what < 0.25:
+        del parent[key]
+    elif what < 0.4 and isinstance(parent, list):
+        parent.insert(key, parent[key])
+    else:
+        parent[key] = rng.choice(_ODD_VALUES)
+
+
+@pytest.mark.parametrize("per_file", [pytest.param(4, id="lean"), pytest.param(60, id="many", marks=pytest.mark.slow)])
+def test_every_error_in_a_mutated_state_file_is_at_file_line_col(tmp_path, monkeypatch, per_file):
+    """Seeded tree mutations of engine-written files: each one loads, or every problem is a diagnostic at
+    path:line:col with a T or P code (never only a field name, never a traceback)."""
+    from functools import lru_cache
+
+    from ttr_maps.diagnostics import LoadError
+    from ttr_maps.engine.statefile import StateFileError
+
+    # each load reads the variant again; the variants are never mutated, so read each once
+    monkeypatch.setattr(Game, "from_file", classmethod(lru_cache(maxsize=None)(Game.from_file.__func__)))
+
+    rng = random.Random(20)
+    refused = 0
+    for name, s in _positions():
+        path = tmp_path / f"{name}.yaml"
+        good = yaml.safe_load(dump_state(s, path))
+        for i in range(per_file):
+            data = yaml.safe_load(yaml.safe_dump(good))
+            for _ in range(rng.randint(1, 3)):
+                _mutate(data, rng)
+            path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+            try:
+                load_state(path)
+            except StateFileError as exc:
+                refused += 1
+                assert exc.diagnostics, f"{name} #{i}: {exc}"
+                for d in exc.diagnostics:
+                    assert d.path == str(path) and d.line >= 1 and d.col >= 1 and d.code[0] in "TP", d.as_text()
+            except LoadError:  # only the variant's own file can give these; it is never mutated here
+                raise AssertionError(f"{name} #{i}: the variant was reported for a state file problem")
+    assert refused > per_file
+
+
+def test_state_file_errors_point_at_the_line_at_fault(tmp_path):
+    path = tmp_path / "s.yaml"
+    text = textwrap.dedent(HAND_TYPED).format(variant=USA.resolve()).replace("hand: {red: 2}", "hand: {red: 2, purple: 1}")
+    path.write_text(text, encoding="utf-8")
+    r = CliRunner().invoke(cli, ["state", "show", str(path)])
+    assert r.exit_code == 1
+    assert f"{path}:9:20: error T011 unknown card kind 'purple'" in r.output
+    data = yaml.safe_load(text.replace(", purple: 1", ""))
+    data["players"][0]["claims"] = [{"route": "boston-new-york", "track": 0}, {"route": "new-york-boston", "track": 1}]
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["state", "legal", str(path)])
+    line = next(i for i, ln in enumerate(path.read_text().splitlines(), 1) if "new-york-boston" in ln)
+    assert f"{path}:{line}:" in r.output and "T014 one player never claims two tracks of new-york-boston" in r.output
+
+
+def test_every_state_file_code_is_documented():
+    import re
+
+    from ttr_maps.engine.statefile import TCODES
+
+    docs = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| (T\d{3}) \| ([a-z-]+) \|", docs, flags=re.M))
+    assert rows == {code: name for code, (name, _) in TCODES.items()}
+    source = (ROOT / "ttr_maps" / "engine" / "statefile.py").read_text(encoding="utf-8")
+    unused = [code for code in TCODES if source.count(f'"{code}"') < 2]
+    assert unused == [], "every code is emitted somewhere besides its definition"

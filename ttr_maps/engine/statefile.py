@@ -17,11 +17,15 @@ from __future__ import annotations
 
 import base64
 import random
+import re
 import struct
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..diagnostics import Diagnostic, did_you_mean, has_errors, register_code
 
 from .actions import Action
 from .notation import NotationError, action_text, parse_actions, parse_payment
@@ -152,8 +156,47 @@ class StateFile(_Strict):
     history: list[str] = Field(default_factory=list, description="Actions played so far, in the notation.")
 
 
+TCODES: dict[str, tuple[str, str]] = {
+    "T001": ("not-a-state", "The file's top level is not a mapping."),
+    "T002": ("missing-format", "The top-level `format` key is missing."),
+    "T003": ("unknown-format", "`format` is not `ttr-state/N` (a board, variant or position file given to a state command)."),
+    "T004": ("newer-format", "`format` names a newer version than this ttr-maps reads."),
+    "T005": ("unknown-key", "A key the state format does not have."),
+    "T006": ("missing-key", "A required key is missing."),
+    "T007": ("invalid-value", "A value breaks a rule of the format (range, pattern, length)."),
+    "T008": ("wrong-type", "A value has the wrong type."),
+    "T010": ("bad-variant", "The variant file is missing, is not a variant, or is not for this many players."),
+    "T011": ("unknown-name", "A card kind, ticket, place, route, track or pile the variant and its board do not have."),
+    "T012": ("cards-do-not-add-up", "The cards placed are not the variant's deck (too many of a kind, or a given deck that leaves some out)."),
+    "T013": ("ticket-misplaced", "A ticket in two places, in no pile of the variant, in another pile, or in none."),
+    "T014": ("impossible-position", "Holdings or the unfinished turn contradict the rules (a track claimed twice, too many stations, a phase without its pending part, ...)."),
+    "T015": ("bad-history", "A line of `history` is not in the action notation."),
+    "T016": ("bad-rng", "`rng` is not a generator state written by ttr-maps."),
+    "T017": ("wrong-seat", "A seat that does not exist with this many players."),
+}
+for _code, (_name, _summary) in TCODES.items():
+    register_code(_code, _name, _summary)
+
+_SCHEMA_CODES = {"S001": "T001", "S002": "T002", "S003": "T003", "S004": "T004", "S005": "T005", "S006": "T006", "S007": "T007", "S008": "T008"}
+
+
+def _where(loc: tuple) -> str:
+    """`players[0].claims[1]`: a place in a state file, for messages without the file at hand."""
+    return "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in loc).lstrip(".") or "(top)"
+
+
 class StateFileError(ValueError):
-    """A state file that does not describe a position of its variant."""
+    """A state file that does not describe a position of its variant.
+
+    Raised with the place in the file (`loc`, a data path) and a T code; `load_state`, which has the
+    file's text, turns it into `diagnostics` at file:line:col (str() then prints those)."""
+
+    def __init__(self, message: str, loc: tuple = (), code: str = "T014", diagnostics: list[Diagnostic] | None = None,
+                 *, key: bool = False):
+        self.message, self.loc, self.code, self.key = message, tuple(loc), code, key  # key: at the mapping key
+        self.diagnostics = list(diagnostics or [])
+        text = "\n".join(d.as_text() for d in self.diagnostics) if self.diagnostics else (f"{_where(self.loc)}: {message}" if self.loc else message)
+        super().__init__(text)
 
 
 # ---------------------------------------------------------------------- rng
@@ -175,7 +218,7 @@ def rng_from_text(text: str) -> random.Random:
         rng.setstate((version, internal, float(gauss) if gauss else None))
         return rng
     except (ValueError, TypeError, struct.error) as exc:
-        raise StateFileError(f"rng: not a generator state written by ttr-maps ({exc})") from None
+        raise StateFileError(f"not a generator state written by ttr-maps ({exc})", ("rng",), "T016") from None
 
 
 # ---------------------------------------------------------------------- writing
@@ -279,9 +322,8 @@ def parse_state_file(data: Any) -> StateFile:
     except ValidationError as exc:
         msgs = []
         for err in exc.errors(include_url=False)[:10]:
-            loc = ".".join(str(x) for x in err["loc"]) or "(top)"
-            msgs.append(f"{loc}: {err['msg']}")
-        raise StateFileError("not a ttr-state/1 file:\n  " + "\n  ".join(msgs)) from None
+            msgs.append(f"{_where(tuple(err['loc']))}: {err['msg']}")
+        raise StateFileError("not a ttr-state/1 file:\n  " + "\n  ".join(msgs), code="T007") from None
 
 
 def state_from_dict(game: Game, data: Any) -> State:
@@ -290,49 +332,78 @@ def state_from_dict(game: Game, data: Any) -> State:
     return _build(game, sf)
 
 
-def _build(game: Game, sf: StateFile) -> State:
-    from .game import PHASE_NAMES, State
-    from .passengers import Journey
-    from .tunnels import PendingTunnel
+class _Reader:
+    """Turns a state file's names into the engine's ints, refusing each wrong one at its place (`loc`)."""
 
-    t = game.t
-    v = game.variant
-    n = game.num_players
-    if len(sf.players) != n:
-        raise StateFileError(f"players: {len(sf.players)} entries for a {n}-player game")
-    if sf.current >= n:
-        raise StateFileError(f"current: seat {sf.current} does not exist with {n} players")
+    def __init__(self, game: Game, sf: StateFile):
+        self.game, self.t, self.sf = game, game.t, sf
+        self.placed = [0] * game.t.NK  # cards found outside the deck, by kind
+        self.seen: dict[int, tuple] = {}  # ticket -> where it was found
 
-    def kind(name: str, where: str) -> int:
-        k = t.kind_index.get(name)
+    def kind(self, name: str, loc: tuple, key: bool = False) -> int:
+        k = self.t.kind_index.get(name)
         if k is None:
-            raise StateFileError(f"{where}: unknown card kind '{name}' (kinds: {', '.join(t.kinds)})")
+            raise StateFileError(f"unknown card kind '{name}'{did_you_mean(name, self.t.kinds)} (kinds: {', '.join(self.t.kinds)})",
+                                 loc, "T011", key=key)
         return k
 
-    def ticket(key: str, where: str) -> int:
-        k = t.ticket_index.get(key)
-        if k is None:
-            raise StateFileError(f"{where}: unknown ticket '{key}'")
+    def card(self, name: str, loc: tuple, n: int = 1, key: bool = False) -> int:
+        """A card kind placed outside the deck (counted for the deck's total)."""
+        k = self.kind(name, loc, key)
+        self.placed[k] += n
         return k
 
-    def place(pid: str, where: str) -> int:
-        x = t.place_index.get(pid)
+    def ticket(self, key: str, loc: tuple) -> int:
+        k = self.t.ticket_index.get(key)
+        if k is None:
+            raise StateFileError(f"unknown ticket '{key}'{did_you_mean(key, self.t.ticket_keys)}", loc, "T011")
+        return k
+
+    def placed_ticket(self, key: str, loc: tuple) -> int:
+        """A ticket in one place of the game: never in two, always of a pile of this variant."""
+        k = self.ticket(key, loc)
+        t = self.t
+        if k in self.seen:
+            raise StateFileError(f"ticket '{t.ticket_keys[k]}' is also in {_where(self.seen[k])}", loc, "T013")
+        if k not in t.ticket_pile:
+            raise StateFileError(f"ticket '{t.ticket_keys[k]}' is not in any pile of this variant", loc, "T013")
+        self.seen[k] = loc
+        return k
+
+    def place(self, pid: str, loc: tuple, key: bool = False) -> int:
+        x = self.t.place_index.get(pid)
         if x is None:
-            raise StateFileError(f"{where}: unknown place '{pid}'")
+            raise StateFileError(f"unknown place '{pid}'{did_you_mean(pid, self.t.place_ids)}", loc, "T011", key=key)
         return x
 
-    def route(rid: str, where: str) -> int:
+    def route(self, rid: str, loc: tuple) -> int:
         try:
-            return t.find_route(rid)
+            return self.t.find_route(rid)
         except UnknownRoute as exc:
-            raise StateFileError(f"{where}: {exc}") from None
+            raise StateFileError(str(exc), loc, "T011") from None
 
+    def track(self, rid: str, track: int, loc: tuple) -> int:
+        r = self.route(rid, loc + ("route",))
+        tids = self.t.route_tids[r]
+        if track >= len(tids):
+            raise StateFileError(f"{rid} has no track {track} (it has {len(tids)})", loc + ("track",), "T011")
+        return tids[track]
+
+
+def _build(game: Game, sf: StateFile) -> State:
+    """The State a parsed state file describes; StateFileError at the place in the file that is wrong."""
+    from .cards import check_face_up
+    from .game import PHASE_NAMES, State
+
+    n = game.num_players
+    if len(sf.players) != n:
+        raise StateFileError(f"{len(sf.players)} entries for a {n}-player game", ("players",), "T017")
+    if sf.current >= n:
+        raise StateFileError(f"seat {sf.current} does not exist with {n} players", ("current",), "T017")
+    rd = _Reader(game, sf)
     s = State(game, None)
     s.seed = sf.seed
-    if sf.rng:
-        s.rng = rng_from_text(sf.rng)
-    else:
-        s.rng = random.Random(sf.seed if sf.seed is not None else 0)
+    s.rng = rng_from_text(sf.rng) if sf.rng else random.Random(sf.seed if sf.seed is not None else 0)
     s.phase = PHASE_NAMES.index(sf.phase)
     s.current = sf.current
     s.in_setup = sf.setup
@@ -340,293 +411,333 @@ def _build(game: Game, sf: StateFile) -> State:
     s.turns = sf.turns
     s.final_left = sf.final_turns_left
     s.passes = sf.passes
+    _read_cards(rd, s)
+    _read_tickets(rd, s)
+    _read_claims(rd, s)
+    _read_stations(rd, s)
+    _read_passengers(rd, s)
+    _read_goods(rd, s)
+    _read_pending(rd, s)
+    s.counters.update(sf.counters)
+    # A row the rules would redeal (typed by hand: the engine never leaves one unless its loop stopped)
+    # is redealt now, with the state's generator, so the forbidden row is never drawn from.
+    s.row_stopped = sf.cards.face_up_stopped
+    if not s.row_stopped:
+        check_face_up(s)
+    s.history = _history(game, sf.history)
+    return s
 
-    # Cards.
-    placed = [0] * t.NK
+
+def _read_cards(rd: _Reader, s: State) -> None:
+    """Discards, face-up row, hands, flag cards and a pending tunnel's cards; then the deck, which holds
+    the rest (shuffled, under `deck_top`) unless it is given whole."""
+    t, sf, v = rd.t, rd.sf, rd.game.variant
     for name, c in sf.cards.discards.items():
-        k = kind(name, "cards.discards")
-        s.discard[k] += c
-        placed[k] += c
+        s.discard[rd.card(name, ("cards", "discards", name), c, key=True)] += c
     s.discard_total = sum(s.discard)
     if len(sf.cards.face_up) != v.face_up.count:
-        raise StateFileError(f"cards.face_up: {len(sf.cards.face_up)} slots; the variant has {v.face_up.count}")
+        raise StateFileError(f"{len(sf.cards.face_up)} slots; the variant has {v.face_up.count}", ("cards", "face_up"), "T014")
     for i, name in enumerate(sf.cards.face_up):
         if name is not None:
-            k = kind(name, f"cards.face_up[{i}]")
-            s.face_up[i] = k
-            placed[k] += 1
+            s.face_up[i] = rd.card(name, ("cards", "face_up", i))
     for p, ps in enumerate(sf.players):
         for name, c in ps.hand.items():
-            k = kind(name, f"players[{p}].hand")
-            s.hands[p][k] += c
-            placed[k] += c
+            s.hands[p][rd.card(name, ("players", p, "hand", name), c, key=True)] += c
         for i, name in enumerate(ps.flag_cards):
-            k = kind(name, f"players[{p}].flag_cards[{i}]")
+            k = rd.card(name, ("players", p, "flag_cards", i))
             if k >= t.NC:
-                raise StateFileError(f"players[{p}].flag_cards: only coloured cards make a flag")
+                raise StateFileError("only coloured cards make a flag", ("players", p, "flag_cards", i), "T014")
             s.flag_cards[p].append(k)
-            placed[k] += 1
-    tunnel = sf.pending.tunnel
-    tun_paid = None
-    if tunnel is not None:
-        r = route(tunnel.route, "pending.tunnel.route")
-        if tunnel.track >= len(t.route_tids[r]):
-            raise StateFileError(f"pending.tunnel.track: {tunnel.route} has no track {tunnel.track}")
-        try:
-            pay = parse_payment(game, tunnel.paid)
-        except NotationError as exc:
-            raise StateFileError(f"pending.tunnel.paid: {exc}") from None
-        tun_paid = t.payment_counts(pay)
-        if tun_paid is None:
-            raise StateFileError("pending.tunnel.paid: one colour plus locomotives")
-        color, nc, nl, nb, npass = tun_paid
-        if nc:
-            placed[color] += nc
-        placed[t.LOCO] += nl
-        placed[t.BIG] += nb
-        placed[t.PASS] += npass
-        revealed = [kind(x, "pending.tunnel.revealed") for x in tunnel.revealed]
-        for k in revealed:
-            placed[k] += 1
-        s.tunnel = PendingTunnel(t.route_tids[r][tunnel.track], tun_paid, revealed, tunnel.extra, color if nc else -1)
-    if sf.cards.deck is not None:
-        s.deck = [kind(x, "cards.deck") for x in reversed(sf.cards.deck)]
-        for k in s.deck:
-            placed[k] += 1
-        if placed != list(t.deck_counts):
-            diff = ", ".join(
-                f"{t.kinds[k]} {placed[k]} (variant {t.deck_counts[k]})" for k in range(t.NK) if placed[k] != t.deck_counts[k]
-            )
-            raise StateFileError(f"cards: the cards placed do not add up to the variant's deck: {diff}")
-    else:
-        top = [kind(x, "cards.deck_top") for x in sf.cards.deck_top]
-        for k in top:
-            placed[k] += 1
-        rest = []
-        for k in range(t.NK):
-            extra = t.deck_counts[k] - placed[k]
-            if extra < 0:
-                raise StateFileError(f"cards: {placed[k]} {t.kinds[k]} cards placed; the variant has {t.deck_counts[k]}")
-            rest.extend([k] * extra)
-        s.rng.shuffle(rest)
-        s.deck = rest + list(reversed(top))
+    _read_tunnel_cards(rd, s)
     if sf.cards.deck is not None and sf.cards.deck_top:
-        raise StateFileError("cards: give either `deck` (the whole deck) or `deck_top`, not both")
+        raise StateFileError("give either `deck` (the whole deck) or `deck_top`, not both", ("cards", "deck_top"), "T012")
+    placed = rd.placed
+    if sf.cards.deck is not None:
+        s.deck = [rd.card(x, ("cards", "deck", len(sf.cards.deck) - 1 - i)) for i, x in enumerate(reversed(sf.cards.deck))]
+        if placed != list(t.deck_counts):
+            diff = ", ".join(f"{t.kinds[k]} {placed[k]} (variant {t.deck_counts[k]})" for k in range(t.NK) if placed[k] != t.deck_counts[k])
+            raise StateFileError(f"the cards placed do not add up to the variant's deck: {diff}", ("cards", "deck"), "T012")
+        return
+    top = [rd.card(x, ("cards", "deck_top", i)) for i, x in enumerate(sf.cards.deck_top)]
+    rest = []
+    for k in range(t.NK):
+        extra = t.deck_counts[k] - placed[k]
+        if extra < 0:
+            raise StateFileError(f"{placed[k]} {t.kinds[k]} cards placed; the variant has {t.deck_counts[k]}", ("cards",), "T012")
+        rest.extend([k] * extra)
+    s.rng.shuffle(rest)
+    s.deck = rest + list(reversed(top))
 
-    # Tickets.
-    seen: dict[int, str] = {}
 
-    def mark(k: int, where: str) -> None:
-        if k in seen:
-            raise StateFileError(f"{where}: ticket '{t.ticket_keys[k]}' is also in {seen[k]}")
-        if k not in t.ticket_pile:
-            raise StateFileError(f"{where}: ticket '{t.ticket_keys[k]}' is not in any pile of this variant")
-        seen[k] = where
+def _read_tunnel_cards(rd: _Reader, s: State) -> None:
+    from .tunnels import PendingTunnel
 
+    tunnel = rd.sf.pending.tunnel
+    if tunnel is None:
+        return
+    t = rd.t
+    at = ("pending", "tunnel")
+    tid = rd.track(tunnel.route, tunnel.track, at)
+    try:
+        paid = t.payment_counts(parse_payment(rd.game, tunnel.paid))
+    except NotationError as exc:
+        raise StateFileError(str(exc), at + ("paid",), "T011") from None
+    if paid is None:
+        raise StateFileError("one colour plus locomotives", at + ("paid",), "T014")
+    color, nc, nl, nb, npass = paid
+    for k, c in ((color, nc), (t.LOCO, nl), (t.BIG, nb), (t.PASS, npass)):
+        if c:
+            rd.placed[k] += c
+    revealed = [rd.card(x, at + ("revealed", i)) for i, x in enumerate(tunnel.revealed)]
+    s.tunnel = PendingTunnel(tid, paid, revealed, tunnel.extra, color if nc else -1)
+
+
+def _read_tickets(rd: _Reader, s: State) -> None:
+    """Kept, offered, boxed and set-aside tickets, then the piles: given whole, or the rest shuffled."""
+    t, sf = rd.t, rd.sf
     for p, ps in enumerate(sf.players):
-        for key in ps.tickets:
-            k = ticket(key, f"players[{p}].tickets")
-            mark(k, f"players[{p}].tickets")
-            s.kept[p].append(k)
-        for key in ps.offered:
-            k = ticket(key, f"players[{p}].offered")
-            mark(k, f"players[{p}].offered")
-            s.offers[p].append(k)
-        for key in ps.setup_kept:
-            k = ticket(key, f"players[{p}].setup_kept")
+        for i, key in enumerate(ps.tickets):
+            s.kept[p].append(rd.placed_ticket(key, ("players", p, "tickets", i)))
+        for i, key in enumerate(ps.offered):
+            s.offers[p].append(rd.placed_ticket(key, ("players", p, "offered", i)))
+        for i, key in enumerate(ps.setup_kept):
+            k = rd.ticket(key, ("players", p, "setup_kept", i))
             if k not in s.kept[p]:
-                raise StateFileError(f"players[{p}].setup_kept: '{key}' is not among the player's tickets")
+                raise StateFileError(f"'{key}' is not among the player's tickets", ("players", p, "setup_kept", i), "T013")
             s.setup_kept[p].append(k)
-    for key in sf.tickets.box:
-        k = ticket(key, "tickets.box")
-        mark(k, "tickets.box")
-        s.boxed.append(k)
-    for item in sf.tickets.aside:
-        k = ticket(item.ticket, "tickets.aside")
-        mark(k, "tickets.aside")
-        s.aside.append((k, item.returned))
+    for i, key in enumerate(sf.tickets.box):
+        s.boxed.append(rd.placed_ticket(key, ("tickets", "box", i)))
+    for i, item in enumerate(sf.tickets.aside):
+        s.aside.append((rd.placed_ticket(item.ticket, ("tickets", "aside", i, "ticket")), item.returned))
     if sf.tickets.piles is not None:
-        for name in sf.tickets.piles:
-            if name not in t.pile_tickets:
-                raise StateFileError(f"tickets.piles: unknown pile '{name}' (piles: {', '.join(t.pile_names)})")
-        for name in t.pile_names:
-            keys = sf.tickets.piles.get(name, [])
-            pile = []
-            for key in keys:
-                k = ticket(key, f"tickets.piles.{name}")
-                mark(k, f"tickets.piles.{name}")
-                pile.append(k)
-            s.piles[name] = list(reversed(pile))
-        missing = [t.ticket_keys[k] for k in t.ticket_pile if k not in seen]
-        if missing:
-            raise StateFileError(f"tickets: not placed anywhere: {', '.join(missing[:8])}{' ...' if len(missing) > 8 else ''}")
-    else:
-        tops: dict[str, list[int]] = {}
-        for name, keys in sf.tickets.pile_tops.items():
-            if name not in t.pile_tickets:
-                raise StateFileError(f"tickets.pile_tops: unknown pile '{name}' (piles: {', '.join(t.pile_names)})")
-            for key in keys:
-                k = ticket(key, f"tickets.pile_tops.{name}")
-                mark(k, f"tickets.pile_tops.{name}")
-                if t.ticket_pile[k] != name:
-                    raise StateFileError(f"tickets.pile_tops.{name}: '{key}' belongs to pile {t.ticket_pile[k]}")
-                tops.setdefault(name, []).append(k)
-        for name in t.pile_names:
-            pile = [k for k in t.pile_tickets[name] if k not in seen]
-            s.rng.shuffle(pile)
-            s.piles[name] = pile + list(reversed(tops.get(name, [])))
+        _read_piles(rd, s, sf.tickets.piles)
+        return
+    tops: dict[str, list[int]] = {}
+    for name, keys in sf.tickets.pile_tops.items():
+        _pile_name(rd, name, ("tickets", "pile_tops"))
+        for i, key in enumerate(keys):
+            k = rd.placed_ticket(key, ("tickets", "pile_tops", name, i))
+            if t.ticket_pile[k] != name:
+                raise StateFileError(f"'{key}' belongs to pile {t.ticket_pile[k]}", ("tickets", "pile_tops", name, i), "T013")
+            tops.setdefault(name, []).append(k)
+    for name in t.pile_names:
+        pile = [k for k in t.pile_tickets[name] if k not in rd.seen]
+        s.rng.shuffle(pile)
+        s.piles[name] = pile + list(reversed(tops.get(name, [])))
 
-    # Claims, stations, passengers, goods.
+
+def _pile_name(rd: _Reader, name: str, loc: tuple) -> None:
+    if name not in rd.t.pile_tickets:
+        raise StateFileError(f"unknown pile '{name}' (piles: {', '.join(rd.t.pile_names)})", loc + (name,), "T011", key=True)
+
+
+def _read_piles(rd: _Reader, s: State, piles: dict[str, list[str]]) -> None:
+    t = rd.t
+    for name in piles:
+        _pile_name(rd, name, ("tickets", "piles"))
+    for name in t.pile_names:
+        keys = piles.get(name, [])
+        s.piles[name] = [rd.placed_ticket(keys[i], ("tickets", "piles", name, i)) for i in reversed(range(len(keys)))]
+    missing = [t.ticket_keys[k] for k in t.ticket_pile if k not in rd.seen]
+    if missing:
+        more = " ..." if len(missing) > 8 else ""
+        raise StateFileError(f"not placed anywhere: {', '.join(missing[:8])}{more}", ("tickets", "piles"), "T013")
+
+
+def _read_claims(rd: _Reader, s: State) -> None:
+    """Claimed tracks in order (trains, points and the parallel-route rule follow), trains and scores."""
     from .claims import place_trains
 
+    t, sf, v = rd.t, rd.sf, rd.game.variant
     for p, ps in enumerate(sf.players):
         s.current = p
         for i, c in enumerate(ps.claims):
-            r = route(c.route, f"players[{p}].claims[{i}]")
-            if c.track >= len(t.route_tids[r]):
-                raise StateFileError(f"players[{p}].claims[{i}]: {c.route} has no track {c.track}")
-            tid = t.route_tids[r][c.track]
+            at = ("players", p, "claims", i)
+            tid = rd.track(c.route, c.track, at)
+            r = t.t_route[tid]
             if s.owner[tid] >= 0:
-                raise StateFileError(f"players[{p}].claims[{i}]: {c.route} track {c.track} is already claimed by player {s.owner[tid]}")
+                raise StateFileError(f"{c.route} track {c.track} is already claimed by player {s.owner[tid]}", at, "T014")
             if s.route_mask[r] & (1 << p):
-                raise StateFileError(f"players[{p}].claims[{i}]: one player never claims two tracks of {c.route}")
+                raise StateFileError(f"one player never claims two tracks of {c.route}", at, "T014")
             if not s.avail[tid]:
-                raise StateFileError(f"players[{p}].claims[{i}]: {c.route} is closed with {n} players (parallel routes)")
+                raise StateFileError(f"{c.route} is closed with {rd.game.num_players} players (parallel routes)", at, "T014")
             place_trains(s, tid)
         if ps.trains is not None:
             s.trains[p] = ps.trains
         elif s.trains[p] < 0:
-            raise StateFileError(f"players[{p}].claims: more spaces than the variant's {v.trains} trains")
-        if ps.score is not None:
-            s.scores[p] = ps.score
-        else:
-            s.scores[p] += ps.flag_sets * v.flags.points
-        if len(ps.stations) > len(t.station_costs):
-            raise StateFileError(f"players[{p}].stations: at most {len(t.station_costs)}")
+            raise StateFileError(f"more spaces than the variant's {v.trains} trains", ("players", p, "claims"), "T014")
+        s.scores[p] = ps.score if ps.score is not None else s.scores[p] + ps.flag_sets * v.flags.points
+        s.flag_sets[p] = ps.flag_sets
+    s.current = sf.current
+
+
+def _read_stations(rd: _Reader, s: State) -> None:
+    costs = rd.t.station_costs
+    for p, ps in enumerate(rd.sf.players):
+        if len(ps.stations) > len(costs):
+            raise StateFileError(f"at most {len(costs)}", ("players", p, "stations"), "T014")
         for i, pid in enumerate(ps.stations):
-            x = place(pid, f"players[{p}].stations[{i}]")
+            x = rd.place(pid, ("players", p, "stations", i))
             if x in s.station_owner:
-                raise StateFileError(f"players[{p}].stations[{i}]: {pid} already has a station")
+                raise StateFileError(f"{pid} already has a station", ("players", p, "stations", i), "T014")
             s.station_owner[x] = p
             s.stations[p].append(x)
-        s.goods_taken[p] = list(ps.goods)
-        s.flag_sets[p] = ps.flag_sets
-        s.passengers_moved[p] = ps.passengers_moved
-    s.current = sf.current
+
+
+def _read_passengers(rd: _Reader, s: State) -> None:
+    t, sf, v = rd.t, rd.sf, rd.game.variant
     for pid, seat in sf.passengers.items():
-        x = place(pid, "passengers")
-        if not 0 <= seat < n:
-            raise StateFileError(f"passengers.{pid}: no seat {seat}")
+        x = rd.place(pid, ("passengers", pid), key=True)
+        if not 0 <= seat < rd.game.num_players:
+            raise StateFileError(f"no seat {seat}", ("passengers", pid), "T017")
         if t.is_country[x]:
-            raise StateFileError(f"passengers.{pid}: passengers never stand in a country")
+            raise StateFileError("passengers never stand in a country", ("passengers", pid), "T014")
         s.passenger_at[x] = seat
     for p, ps in enumerate(sf.players):
+        s.passengers_moved[p] = ps.passengers_moved
         on_board = sum(1 for seat in s.passenger_at.values() if seat == p)
         moving = 1 if (sf.pending.journey is not None and p == sf.current) else 0
         unplaced = ps.passengers_unplaced
         if unplaced is None:
             unplaced = v.passengers.count - on_board - ps.passengers_moved - moving
         if unplaced < 0 or unplaced + on_board + ps.passengers_moved + moving > v.passengers.count:
-            raise StateFileError(f"players[{p}]: more passengers than the variant's {v.passengers.count}")
+            raise StateFileError(f"more passengers than the variant's {v.passengers.count}", ("players", p), "T014")
         s.passengers_unplaced[p] = unplaced
-    if sf.goods is not None:
-        s.goods = [[] for _ in t.goods_stacks]
-        for pid, stacks in sf.goods.items():
-            x = place(pid, "goods")
-            idx = s.goods_at.get(x, [])
-            if len(stacks) > len(idx):
-                raise StateFileError(f"goods.{pid}: {len(stacks)} stacks; the board has {len(idx)} there")
-            for i, values in zip(idx, stacks):
-                s.goods[i] = list(reversed(values))
-    else:
-        taken = [v for ps in sf.players for v in ps.goods]
-        if taken:
-            raise StateFileError("goods: give the stacks left on the board when players have taken goods")
 
-    # The unfinished turn.
+
+def _read_goods(rd: _Reader, s: State) -> None:
+    sf = rd.sf
+    for p, ps in enumerate(sf.players):
+        s.goods_taken[p] = list(ps.goods)
+    if sf.goods is None:
+        if any(ps.goods for ps in sf.players):
+            raise StateFileError("give the stacks left on the board when players have taken goods", ("goods",), "T014")
+        return
+    s.goods = [[] for _ in rd.t.goods_stacks]
+    for pid, stacks in sf.goods.items():
+        idx = s.goods_at.get(rd.place(pid, ("goods", pid), key=True), [])
+        if len(stacks) > len(idx):
+            raise StateFileError(f"{len(stacks)} stacks; the board has {len(idx)} there", ("goods", pid), "T014")
+        for i, values in zip(idx, stacks):
+            s.goods[i] = list(reversed(values))
+
+
+def _read_pending(rd: _Reader, s: State) -> None:
+    """The unfinished turn, which must fit the phase."""
+    from .passengers import Journey
+
+    t, sf = rd.t, rd.sf
     pend = sf.pending
     if pend.route is not None:
-        s.pending_route = route(pend.route, "pending.route")
+        s.pending_route = rd.route(pend.route, ("pending", "route"))
     if pend.flag is not None:
-        s.pending_flag = kind(pend.flag, "pending.flag")
+        s.pending_flag = rd.kind(pend.flag, ("pending", "flag"))
     if pend.journey is not None:
-        j = pend.journey
-        s.journey = Journey(
-            place(j.start, "pending.journey.start"),
-            place(j.at, "pending.journey.at"),
-            {route(r, "pending.journey.used") for r in j.used},
-            {place(x, "pending.journey.visited") for x in j.visited} | {place(j.start, "pending.journey.start")},
-        )
-    needs = {"tunnel": s.tunnel, "journey": s.journey}
-    for ph, obj in needs.items():
+        j, at = pend.journey, ("pending", "journey")
+        start = rd.place(j.start, at + ("start",))
+        used = {rd.route(r, at + ("used", i)) for i, r in enumerate(j.used)}
+        visited = {rd.place(x, at + ("visited", i)) for i, x in enumerate(j.visited)}
+        s.journey = Journey(start, rd.place(j.at, at + ("at",)), used, visited | {start})
+    for ph, obj in (("tunnel", s.tunnel), ("journey", s.journey)):
         if sf.phase == ph and obj is None:
-            raise StateFileError(f"phase {ph} needs pending.{ph}")
+            raise StateFileError(f"phase {ph} needs pending.{ph}", ("phase",), "T014")
         if sf.phase != ph and obj is not None:
-            raise StateFileError(f"pending.{ph} is only meaningful in phase {ph}")
+            raise StateFileError(f"pending.{ph} is only meaningful in phase {ph}", ("pending", ph), "T014")
     if sf.phase == "flag" and (s.pending_flag < 0 or s.pending_flag not in t.flag_colors):
-        raise StateFileError("phase flag needs pending.flag, a flag colour")
+        raise StateFileError("phase flag needs pending.flag, a flag colour", ("phase",), "T014")
     if sf.phase == "place-passenger" and s.pending_route < 0:
-        raise StateFileError("phase place-passenger needs pending.route")
+        raise StateFileError("phase place-passenger needs pending.route", ("phase",), "T014")
     if sf.phase == "keep-tickets" and not s.offers[sf.current]:
-        raise StateFileError(f"phase keep-tickets needs offered tickets for seat {sf.current}")
-    s.counters.update(sf.counters)
-    # A row the rules would redeal (typed by hand: the engine never leaves one unless its loop stopped)
-    # is redealt now, with the state's generator, so the forbidden row is never drawn from.
-    s.row_stopped = sf.cards.face_up_stopped
-    if not s.row_stopped:
-        from .cards import check_face_up
-
-        check_face_up(s)
-    try:
-        s.history = _history(game, sf.history)
-    except NotationError as exc:
-        raise StateFileError(f"history: {exc}") from None
-    return s
+        raise StateFileError(f"phase keep-tickets needs offered tickets for seat {sf.current}", ("phase",), "T014")
 
 
 def _history(game: Game, lines: list[str]) -> list[Action]:
     out: list[Action] = []
-    for line in lines:
-        out.extend(parse_actions(game, line))
+    for i, line in enumerate(lines):
+        try:
+            out.extend(parse_actions(game, line))
+        except NotationError as exc:
+            raise StateFileError(str(exc), ("history", i), "T015") from None
     return out
 
 
 # ---------------------------------------------------------------------- files
 
 def load_state(path: str | Path) -> State:
-    """Read a state file and its variant; StateFileError (or LoadError for the variant) otherwise."""
+    """Read a state file and its variant; StateFileError with diagnostics at file:line:col (or LoadError
+    for the variant's own problems) otherwise."""
     from ..diagnostics import LoadError
     from ..load import read_source
+    from ..load.validation import validate
     from .game import Game
 
     src = read_source(path)
-    if src.diagnostics and src.data is None:
-        raise StateFileError("\n".join(d.as_text() for d in src.diagnostics))
-    if src.diagnostics and any(d.severity.value == "error" for d in src.diagnostics):
-        raise StateFileError("\n".join(d.as_text() for d in src.diagnostics))
-    fmt = src.data.get("format") if isinstance(src.data, dict) else None
-    if isinstance(fmt, str) and fmt != STATE_FORMAT:
-        kind = {"ttr-board": "a board", "ttr-variant": "a variant", "ttr-position": "a position"}.get(fmt.split("/")[0])
-        if kind is not None:
-            raise StateFileError(
-                f"this is {kind} file ({fmt}), not a game state ({STATE_FORMAT}); make a state with "
-                "`ttr-maps state new VARIANT -p N -o state.yaml`"
-                + (", or score a position with `ttr-maps score`" if kind == "a position" else "")
-            )
-    sf = parse_state_file(src.data)
+    if has_errors(src.diagnostics):
+        raise StateFileError("the file cannot be read", diagnostics=src.diagnostics)
+    found: list[Diagnostic] = []
+    if not _check_format(src, found):
+        raise StateFileError("not a state file", diagnostics=found)
+    sf = validate(src, StateFile, found)
+    if sf is None:
+        raise StateFileError("not a ttr-state/1 file", diagnostics=[_as_t(d) for d in found])
+    assert isinstance(sf, StateFile)
+
+    def fail(exc: StateFileError) -> StateFileError:
+        diag = src.diag(exc.loc, exc.code, exc.message, key=exc.key, name=TCODES[exc.code][0])
+        return StateFileError(exc.message, exc.loc, exc.code, diagnostics=[diag])
+
     from ..bundled import resolve
 
     variant_path = Path(resolve(sf.variant, Path(path).parent, kinds=("variants",)))
     if not variant_path.is_file():
-        raise StateFileError(f"variant: file '{sf.variant}' not found (looked at {variant_path}); the path is relative to the state file, or a bundled variant's name (`ttr-maps boards`)")
+        raise fail(StateFileError(
+            f"file '{sf.variant}' not found (looked at {variant_path}); the path is relative to the state file, "
+            "or a bundled variant's name (`ttr-maps boards`)", ("variant",), "T010"))
     try:
         game = Game.from_file(variant_path, len(sf.players))
+    except LoadError as exc:
+        wrong_kind = [d for d in exc.diagnostics if d.code in ("S003", "S010", "V002") and Path(d.path) == variant_path]
+        if not wrong_kind:
+            raise  # the variant's own problems, at its file:line:col
+        raise fail(StateFileError(f"'{sf.variant}' ({variant_path}) is not a variant file: {wrong_kind[0].message}", ("variant",), "T010")) from None
     except ValueError as exc:
-        if isinstance(exc, LoadError):
-            raise
-        raise StateFileError(str(exc)) from None
+        raise fail(StateFileError(str(exc), ("players",), "T010")) from None
     game.variant_path = str(variant_path)
-    return _build(game, sf)
+    try:
+        return _build(game, sf)
+    except StateFileError as exc:
+        raise fail(exc) from None
+
+
+def _as_t(d: Diagnostic) -> Diagnostic:
+    code = _SCHEMA_CODES.get(d.code)
+    return replace(d, code=code, name=TCODES[code][0]) if code else d
+
+
+def _check_format(src: Any, out: list[Diagnostic]) -> bool:
+    """A mapping whose `format` is `ttr-state/1`; another ttr-maps file is named, with what to do."""
+    data = src.data
+
+    def diag(loc: tuple, code: str, message: str) -> bool:
+        out.append(src.diag(loc, code, message, name=TCODES[code][0]))
+        return False
+
+    if not isinstance(data, dict):
+        return diag((), "T001", f"a state file is a mapping starting with `format: {STATE_FORMAT}`")
+    fmt = data.get("format")
+    if fmt is None:
+        return diag((), "T002", f"missing key 'format'; add `format: {STATE_FORMAT}` as the first line")
+    if isinstance(fmt, str) and fmt != STATE_FORMAT:
+        kind = {"ttr-board": "a board", "ttr-variant": "a variant", "ttr-position": "a position"}.get(fmt.split("/")[0])
+        if kind is not None:
+            return diag(("format",), "T003",
+                        f"this is {kind} file ({fmt}), not a game state ({STATE_FORMAT}); make a state with "
+                        "`ttr-maps state new VARIANT -p N -o state.yaml`"
+                        + (", or score a position with `ttr-maps score`" if kind == "a position" else ""))
+        m = re.fullmatch(r"ttr-state/(\d+)", fmt)
+        if m and int(m.group(1)) > 1:
+            return diag(("format",), "T004", f"'{fmt}' is newer than this ttr-maps understands ({STATE_FORMAT}); upgrade ttr-maps")
+    return True
 
 
 def dump_state(state: State, path: str | Path, fmt: str | None = None) -> str:
