@@ -16,7 +16,7 @@ from ttr_maps.cli.main import cli
 from ttr_maps.engine.game import Game
 from ttr_maps.engine.notation import NotationError
 from ttr_maps.engine.statefile import StateFileError, dump_state, load_state
-from ttr_maps.load import load_variant
+from ttr_maps.load import load_board, load_variant
 from ttr_maps.model.board import Board
 
 EXAMPLES = ROOT / "examples"
@@ -42,7 +42,7 @@ def test_every_bundled_board_keeps_its_route_names():
     """Ids default to `from-to` where a pair is not repeated: the bundled boards' texts are unchanged."""
     for path in sorted((ROOT / "maps" / "boards").glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        board = Board.model_validate(data)
+        board = load_board(path)
         assert [r.id for r in board.routes] == [f"{r['from']}-{r['to']}" for r in data["routes"]], path.name
 
 
