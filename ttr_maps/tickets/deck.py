@@ -67,8 +67,7 @@ def read_deck(path: str, deck: str | None = None) -> Deck:
     raise DeckError(f"{path}: not a board, variant or deck file")  # pragma: no cover - load reports it first
 
 
-def deck_yaml(tickets: list[Ticket], *, name: str | None, board_ref: str | None, deck: str, deck_name: str | None = None,
-              header: str = "") -> str:
+def deck_yaml(tickets: list[Ticket], *, name: str | None, board_ref: str | None, header: str = "") -> str:
     """A deck file's text: one ticket a line, as the bundled boards write them."""
     lines = [f"# {line}" if line else "#" for line in header.splitlines()]
     lines.append(f"format: {DECK_FORMAT}")
@@ -76,7 +75,8 @@ def deck_yaml(tickets: list[Ticket], *, name: str | None, board_ref: str | None,
         lines.append(f"name: {_scalar(name)}")
     if board_ref:
         lines.append(f"board: {_scalar(board_ref)}")
-    lines.append(f"decks: {{{deck}: {{name: {_scalar(deck_name or deck)}}}}}")
+    decks = list(dict.fromkeys(d for t in tickets for d in t.decks))
+    lines.append("decks: {" + ", ".join(f"{d}: {{name: {_scalar(d)}}}" for d in decks) + "}")
     lines.append("tickets:")
     for t in tickets:
         lines.append(f"  - {{from: {t.from_}, to: {t.to}, points: {t.points}, decks: [{', '.join(t.decks)}]}}")

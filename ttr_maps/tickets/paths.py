@@ -69,6 +69,7 @@ class BoardPaths:
             self.adj[i].append((j, w))
             self.adj[j].append((i, w))
         self._searches: dict[int, Search] = {}
+        self._ring = max((e.length for e in self.edges), default=0) + 1
         self._loads: dict[tuple[str, str], dict[int, float]] = {}
 
     def search(self, place: str | int) -> Search:
@@ -82,7 +83,7 @@ class BoardPaths:
         dist: list[int | None] = [None] * n
         best = [1 << 60] * n
         paths = [0.0] * n
-        size = max((e.length for e in self.edges), default=0) + 1
+        size = self._ring
         buckets: list[list[int]] = [[] for _ in range(size)]
         buckets[0].append(start)
         best[start], paths[start] = 0, 1.0

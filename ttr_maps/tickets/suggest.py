@@ -26,6 +26,10 @@ from .figures import LONG_REACH, NEAR, deck_figures
 from .paths import BoardPaths
 from .published import ranges, reaches
 
+#: On a board of more places, candidate pairs start from this many places drawn by the seed.
+SOURCES = 400
+#: The highest value a ticket can have (the format's limit): longer pairs are left out.
+MAX_VALUE = 99
 #: Candidates (nearest the target, least-used ends) whose route load is weighed before choosing.
 SHORTLIST = 24
 #: Cost, in spaces of mismatch, of each ticket already ending at a place, and of the mean load of a
@@ -100,28 +104,36 @@ def suggest(board: Board, options: Options, paths: BoardPaths | None = None) -> 
     avoid = {paths.index[p] for p in options.avoid}
     favour = {paths.index[p] for p in options.favour}
     usable = [k for k in range(len(names)) if k not in avoid]
-    lo, hi = options.values or (1, 10**9)
-    # Every pair of usable places joined without passing a country, by distance.
+    lo, hi = options.values or (1, MAX_VALUE)
+    hi = min(hi, MAX_VALUE)
+    rng = random.Random(options.seed)
+    # Every pair of usable places joined without passing a country, by distance; on a big board the
+    # pairs from `SOURCES` places drawn by the seed (and the favoured ones), each search costing a pass over the board.
+    sources = usable
+    if len(usable) > SOURCES:
+        sources = sorted(set(rng.sample(usable, SOURCES)) | favour)
     by_dist: dict[int, list[tuple[int, int]]] = {}
-    for i in usable:
+    source_set = set(sources)
+    for i in sources:
         dist = paths.search(i).dist
         for j in usable:
-            if j > i and dist[j] is not None and lo <= dist[j] <= hi:
-                by_dist.setdefault(dist[j], []).append((i, j))
+            d = dist[j]
+            if d is not None and lo <= d <= hi and j != i and (j > i or j not in source_set):
+                by_dist.setdefault(d, []).append((i, j) if i < j else (j, i))
     if not by_dist:
         raise SuggestError("no two places are joined by a path within the value range; widen --values or avoid fewer places")
     total = sum(len(v) for v in by_dist.values())
     if total < options.count:
         raise SuggestError(f"the board has only {total} pairs of joined places in range, fewer than the {options.count} tickets asked for; ask for fewer (-n)")
     diameter = paths.diameter or max(by_dist)
-    rng = random.Random(options.seed)
+    longest, shortest = max(by_dist), min(by_dist)
     tie = {}  # one random number per pair, drawn lazily in a fixed order so a seed gives one deck
     near = {frozenset(paths.ends[k]) for k, e in enumerate(paths.edges) if e.length <= NEAR}
     uses: Counter = Counter()
     load: dict[int, float] = {}
     chosen: list[tuple[int, int, int]] = []  # (i, j, dist)
     taken: set[frozenset[int]] = set()
-    goal = [min(max(round(r * diameter), lo, min(by_dist)), hi, max(by_dist)) for r in targets(options.count, options.long, options.like)]
+    goal = [min(max(round(r * diameter), lo, shortest), hi, longest) for r in targets(options.count, options.long, options.like)]
     spare = 2 * options.count >= len(usable)
 
     def clashes(i: int, j: int) -> bool:
@@ -147,7 +159,7 @@ def suggest(board: Board, options: Options, paths: BoardPaths | None = None) -> 
 
     for want in goal:
         picks: list[_Pick] = []
-        for spread in range(0, max(by_dist) + 1):
+        for spread in range(0, longest + 1):
             for d in {want - spread, want + spread}:
                 for i, j in by_dist.get(d, ()):
                     if frozenset((i, j)) in taken:
@@ -183,6 +195,8 @@ def suggest(board: Board, options: Options, paths: BoardPaths | None = None) -> 
     _improve(paths, chosen, goal, taken, clashes, by_dist, rng, spare, usable)
     uses = Counter(k for i, j, _ in chosen for k in (i, j))
     notes = []
+    if paths.diameter > MAX_VALUE:
+        notes.append(f"the board is {paths.diameter} spaces across; tickets are worth at most {MAX_VALUE}, so none is longer")
     if len(chosen) < options.count:
         notes.append(f"only {len(chosen)} tickets found without duplicates or near-duplicates")
     if spare:
