@@ -109,7 +109,7 @@ def test_add_route_and_ticket_with_suggestions_then_undo_and_redo(studio, paris:
         f"+  - {{from: saint-lazare, to: louvre, length: {suggestion['length']}, tracks: [blue]}}",
         f"+  - {{from: montmartre, to: bercy, points: {ticket.points}, decks: [paris]}}",
     ]
-    s = state(studio)
+    s = wait(studio, lambda s: s["findings_ready"])
     assert s["drawing"]["tickets"][-1]["spaces"] == ticket.points  # the suggested value is the shortest path
     assert edit(studio, {"op": "undo"})[0] == 200
     assert edit(studio, {"op": "undo"})[0] == 200

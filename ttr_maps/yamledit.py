@@ -94,9 +94,8 @@ class YamlFile:
             self.text = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise NotEditable(f"{self.path} is not UTF-8 text; validate it and fix what it reports") from None
-        self._yaml = _best_yaml(self.text)
         try:
-            self.data = self._yaml.load(self.text)
+            self._yaml, self.data, self._base = _best_yaml(self.text)
         except YAMLError as exc:
             where = getattr(exc, "problem_mark", None)
             at = f":{where.line + 1}:{where.column + 1}" if where is not None else ""
@@ -104,7 +103,6 @@ class YamlFile:
                               "validate it and fix what it reports before changing it here") from None
         if not isinstance(self.data, CommentedMap):
             raise NotEditable(f"{self.path} is not a mapping of keys; validate it and fix what it reports")
-        self._base = self._dump()
 
     @classmethod
     def read(cls, path: str | Path) -> "YamlFile":
@@ -189,10 +187,10 @@ class YamlFile:
         `check` is the file to load to re-validate (default: this one), e.g. the variant that
         names this board, so a change that breaks the variant is refused too.
         """
-        new = self.render()
+        dumped = self._dump()
+        new = merge_lines(self.text, self._base, dumped)
         write_checked(self.path, self.text, new, check)
-        self.text, self.sha = new, sha256(new.encode("utf-8"))
-        self._base = self._dump()
+        self.text, self.sha, self._base = new, sha256(new.encode("utf-8")), dumped
         return new
 
     def validate(self, new: str, check: str | Path | None = None) -> None:
@@ -321,30 +319,30 @@ def _position_map(b: list[str], c: list[str]) -> tuple[dict[int, int], dict[int,
     return lo, hi
 
 
-def _best_yaml(text: str) -> YAML:
-    """A round-trip YAML whose indentation reproduces `text` best (most lines alike)."""
-    best: tuple[int, YAML] | None = None
+def _best_yaml(text: str) -> tuple[YAML, Any, str]:
+    """A round-trip YAML whose indentation reproduces `text` best (most lines alike), the data it
+    read and its dump of it. Raises YAMLError when the text does not parse."""
+    best: tuple[int, YAML, Any, str] | None = None
     lines = text.splitlines()
+    block_lists = any(line.lstrip().startswith("- ") for line in lines)
     for mapping, sequence, offset in _INDENTS:
         y = YAML(typ="rt")
         y.preserve_quotes = True
         y.width = 4096  # never fold a long line the user wrote on one line
         y.indent(mapping=mapping, sequence=sequence, offset=offset)
-        try:
-            data = y.load(text)
-            out = io.StringIO()
-            y.dump(data, out)
-        except YAMLError:
-            return y  # the caller reports the parse error
-        if out.getvalue() == text:
-            return y
-        alike = sum(n for *_, n in difflib.SequenceMatcher(None, lines, out.getvalue().splitlines(), autojunk=False).get_matching_blocks())
+        data = y.load(text)
+        out = io.StringIO()
+        y.dump(data, out)
+        dumped = out.getvalue()
+        if dumped == text:
+            return y, data, dumped
+        alike = sum(n for *_, n in difflib.SequenceMatcher(None, lines, dumped.splitlines(), autojunk=False).get_matching_blocks())
         if best is None or alike > best[0]:
-            best = (alike, y)
-        if mapping == 2 and sequence == 4 and "\n- " not in text and "\n  - " not in text and "\n    - " not in text:
-            break  # no block lists: the list indentation does not matter
+            best = (alike, y, data, dumped)
+        if not block_lists:
+            break  # no block lists: their indentation does not matter
     assert best is not None
-    return best[1]
+    return best[1], best[2], best[3]
 
 
 def _sibling(container: Any) -> Any:

@@ -59,15 +59,17 @@ def apply(session: Session, op: dict[str, Any]) -> str:
                 snap = session.snapshot
                 if not snap.ok or snap.drawing is None or snap.stale:
                     raise EditError(f"{path} does not load now; fix the problems listed, then edit on the board again")
-                doc = YamlFile.read(path)
+                doc = session.doc if session.doc is not None and session.doc.sha == base else YamlFile.read(path)
+                session.doc = None  # a refused edit leaves the tree changed: read the file again next time
                 before = doc.text
                 message = OPS[kind](doc, snap.drawing, op)
                 after = doc.save(check=check)
+                session.doc = doc
                 if after != before:
                     session.undo.append((before, after))
                     del session.undo[:-200]
                     session.redo.clear()
-        session.refresh(force=True, message=message)
+        session.refresh(force=True, message=message, later=True)
         return message
 
 

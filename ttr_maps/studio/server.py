@@ -38,10 +38,13 @@ class Live:
 
     def bump(self, version: int) -> None:
         """Called from any thread after a new snapshot."""
-        if self.loop is None:
+        if self.loop is None or self.closing.is_set():
             self.version = version
             return
-        self.loop.call_soon_threadsafe(self._set, version)
+        try:
+            self.loop.call_soon_threadsafe(self._set, version)
+        except RuntimeError:  # the server stopped meanwhile
+            self.version = version
 
     def _set(self, version: int) -> None:
         self.version = version
@@ -136,7 +139,7 @@ def studio_app(path: str, sim: str | None = None) -> Starlette:
             raise HTTPException(400, str(exc)) from None
         except Stale as exc:
             why = str(exc)
-            await anyio.to_thread.run_sync(lambda: session.refresh(force=True, message=why))
+            await anyio.to_thread.run_sync(lambda: session.refresh(force=True, message=why, later=True))
             return JSONResponse({"error": why, "stale": True}, status_code=409)
         except WouldBreak as exc:
             return JSONResponse({"error": str(exc), "problems": [d.as_dict() for d in exc.diagnostics]}, status_code=422)
@@ -206,7 +209,7 @@ def studio_app(path: str, sim: str | None = None) -> Starlette:
     app = make_app(routes, static=(__package__, "static"), lifespan=lifespan)
     app.state.session = session
     app.state.live = live
-    app.state.stopping_hooks = [live.closing.set]
+    app.state.stopping_hooks = [live.closing.set, session.close]
     return app
 
 
@@ -224,7 +227,7 @@ async def _watch(session: Session, live: Live) -> None:
         try:
             async for changes in watchfiles.awatch(*folders, debounce=30, step=10, stop_event=stop, recursive=False):
                 if any(os.path.realpath(p) in wanted for _, p in changes):
-                    await anyio.to_thread.run_sync(session.refresh)
+                    await anyio.to_thread.run_sync(lambda: session.refresh(later=True))
                     now = {os.path.realpath(session.path), os.path.realpath(session.board_path)}
                     if now != wanted:  # a variant now names another board: watch its folder
                         break

@@ -66,11 +66,21 @@ class Session:
         self._seen: tuple[str | None, str | None] | None = None
         self._heat: dict[str, float] | None = None
         self.on_change: Any = None  # called (from any thread) after each new snapshot
+        self.doc: Any = None  # the board file read for editing (a yamledit.YamlFile), kept while it is unchanged
+        self._queue = threading.Condition()
+        self._next: tuple[Snapshot, Loaded] | None = None
+        self._worker: threading.Thread | None = None
+        self._closed = False
 
     # --- reading ---------------------------------------------------------------------------
 
-    def refresh(self, force: bool = False, message: str = "") -> bool:
-        """Read the files again if they changed; returns True when a new snapshot was made."""
+    def refresh(self, force: bool = False, message: str = "", later: bool = False) -> bool:
+        """Read the files again if they changed; returns True when a new snapshot was made.
+
+        The drawing is published first; the second step (shortest paths, loads, the design
+        checks) follows, in a background thread with `later` (so an edit's answer and the next
+        edit need not wait for the checks).
+        """
         with self.lock:
             seen = (file_sha(self.path), file_sha(self.board_path) if self.board_path != self.path else None)
             if seen == self._seen and not force:
@@ -90,11 +100,65 @@ class Session:
                 snap.drawing, snap.stale = old.drawing, old.drawing is not None
                 snap.findings_ready = True
             self._publish(snap)
-            if snap.ok:
-                findings = self._findings(loaded)
-                done = Snapshot(**{**snap.__dict__, "version": snap.version + 1, "findings": findings, "findings_ready": True})
-                self._publish(done)
-            return True
+        if snap.ok:
+            if later:
+                with self._queue:
+                    self._next = (snap, loaded)
+                    self._queue.notify()
+                    if self._worker is None:
+                        self._worker = threading.Thread(target=self._work, daemon=True, name="studio-checks")
+                        self._worker.start()
+            else:
+                self._finish(snap, loaded)
+        return True
+
+    def _work(self) -> None:
+        while True:
+            with self._queue:
+                while self._next is None and not self._closed:
+                    self._queue.wait()
+                if self._closed:
+                    return
+                snap, loaded = self._next
+                self._next = None
+            self._finish(snap, loaded)
+
+    def close(self) -> None:
+        """Stop the background step (the server is stopping)."""
+        with self._queue:
+            self._closed = True
+            self._queue.notify()
+
+    def _finish(self, snap: Snapshot, loaded: Loaded) -> None:
+        """The second step of `refresh`: published only if no newer drawing came out meanwhile."""
+        if self.snapshot.version != snap.version or snap.drawing is None:
+            return
+        d = snap.drawing
+        tickets, load_share = analysis(loaded)
+        routes = [{**r, "load": load_share.get(r["index"], 0.0)} for r in d.data["routes"]]
+        drawing = Drawing(d.svg, {**d.data, "tickets": tickets, "routes": routes}, d.plan, d.loaded)
+        findings = self._findings(loaded)
+        with self.lock:
+            if self.snapshot.version != snap.version:
+                return
+            self._publish(Snapshot(**{**snap.__dict__, "version": snap.version + 1, "drawing": drawing, "findings": findings,
+                                      "findings_ready": True}))
+        self._prepare_doc()
+
+    def _prepare_doc(self) -> None:
+        """Read the board file for editing now, so the first edit does not wait for it (ruamel.yaml is slow)."""
+        from ..yamledit import EditError, YamlFile
+
+        sha = file_sha(self.board_path)
+        if editable(self.board_path) or (self.doc is not None and self.doc.sha == sha):
+            return
+        try:
+            doc = YamlFile.read(self.board_path)
+        except EditError:
+            return
+        with self.lock:
+            if doc.sha == file_sha(self.board_path):
+                self.doc = doc
 
     def _publish(self, snap: Snapshot) -> None:
         self.snapshot = snap
@@ -167,7 +231,6 @@ def editable(path: str) -> str:
 def drawing_data(plan: Any, loaded: Loaded, heat: dict[str, float] | None) -> dict[str, Any]:
     """Places, routes and tickets in canvas millimetres (the SVG's viewBox), with the overlays' figures."""
     from ..geometry import Layout
-    from ..tickets.paths import BoardPaths
 
     board = loaded.board
     layout = Layout(board)
@@ -195,17 +258,8 @@ def drawing_data(plan: Any, loaded: Loaded, heat: dict[str, float] | None) -> di
             i = index_of.get(id(t.route))
             if i is not None:
                 drawn[i] = [canvas(x, y) for x, y in (t.rail or rp.centerline)]
-    paths = BoardPaths(board)
-    load_share: Counter[int] = Counter()
-    tickets = []
-    for i, t in enumerate(board.tickets):
-        routes_on: dict[int, float] = {}
-        for k, share in paths.load(t.from_, t.to).items():
-            for r in paths.edges[k].routes:
-                routes_on[r] = routes_on.get(r, 0.0) + share
-                load_share[r] += share
-        tickets.append({"index": i, "from": t.from_, "to": t.to, "points": t.points, "decks": list(t.decks),
-                        "spaces": paths.distance(t.from_, t.to), "routes": sorted(routes_on)})
+    tickets = [{"index": i, "from": t.from_, "to": t.to, "points": t.points, "decks": list(t.decks), "spaces": None, "routes": []}
+               for i, t in enumerate(board.tickets)]
     colours: Counter[str] = Counter()
     routes = []
     for i, r in enumerate(board.routes):
@@ -215,7 +269,7 @@ def drawing_data(plan: Any, loaded: Loaded, heat: dict[str, float] | None) -> di
             "index": i, "id": r.id, "from": r.from_, "to": r.to, "length": r.length, "tracks": list(r.tracks),
             "ferry": r.ferry, "tunnel": r.tunnel, "line": drawn.get(i, [to_canvas(*layout.positions[r.from_]), to_canvas(*layout.positions[r.to])]),
             "bends": [to_canvas(*p) for p in layout.bend_points(r)],
-            "load": round(load_share.get(i, 0.0), 3),
+            "load": 0.0,
             "heat": None if heat is None else heat.get(r.id, 0.0),
         })
     palette = {c: plan.palette[c].fill for c in colours}
@@ -228,6 +282,25 @@ def drawing_data(plan: Any, loaded: Loaded, heat: dict[str, float] | None) -> di
         "decks": [d for d, _ in decks.most_common()] or ["main"],
         "geographic": layout.geographic,
     }
+
+
+def analysis(loaded: Loaded) -> tuple[list[dict[str, Any]], dict[int, float]]:
+    """Each ticket's shortest path (spaces, routes on it) and each route's load: tickets wanting it."""
+    from ..tickets.paths import BoardPaths
+
+    board = loaded.board
+    paths = BoardPaths(board)
+    load_share: Counter[int] = Counter()
+    tickets = []
+    for i, t in enumerate(board.tickets):
+        routes_on: dict[int, float] = {}
+        for k, share in paths.load(t.from_, t.to).items():
+            for r in paths.edges[k].routes:
+                routes_on[r] = routes_on.get(r, 0.0) + share
+                load_share[r] += share
+        tickets.append({"index": i, "from": t.from_, "to": t.to, "points": t.points, "decks": list(t.decks),
+                        "spaces": paths.distance(t.from_, t.to), "routes": sorted(routes_on)})
+    return tickets, {i: round(v, 3) for i, v in load_share.items()}
 
 
 class _Targets:
