@@ -134,11 +134,12 @@ def test_clicking_a_finding_highlights_its_route(browser, paris: Path) -> None:
     studio = Studio(browser, paris / "paris.yaml")
     try:
         page = studio.page
+        last = str(len(load(board).board.routes) - 1)
         finding = page.locator("li.finding", has_text="G011").first
-        assert finding.get_attribute("data-route") == "32"
-        assert page.locator("polyline[data-route='32'].hl").count() == 0
+        assert finding.get_attribute("data-route") == last
+        assert page.locator(f"polyline[data-route='{last}'].hl").count() == 0
         finding.click()
-        assert page.locator("polyline[data-route='32'].hl").count() == 1
+        assert page.locator(f"polyline[data-route='{last}'].hl").count() == 1
         assert page.locator(".hit-route.hl").count() == 1
     finally:
         studio.close()
@@ -193,6 +194,7 @@ def test_a_broken_file_shows_its_diagnostic_and_the_last_drawing(studio, paris: 
     board.write_text(board.read_text(encoding="utf-8").replace("length: 2, tracks: [white, purple]}", "length: 2, tracks: [white, purple]"), encoding="utf-8")
     page.wait_for_selector("#problems li.problem", timeout=30_000)
     problem = page.locator("#problems li.problem").first.inner_text()
-    assert "paris-board.yaml:40:3: P006" in problem
+    line = board.read_text(encoding="utf-8").splitlines().index("  - {from: montmartre, to: gare-du-nord, length: 2, tracks: [white, purple]") + 2
+    assert f"paris-board.yaml:{line}:3: P006" in problem
     assert page.locator("#stage.stale #board svg").count() == 1  # the last good drawing, greyed
     assert studio.version() > v
