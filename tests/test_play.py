@@ -141,8 +141,8 @@ def test_the_server_refuses_moves_without_token_foreign_hosts_bad_bodies_and_ear
     assert _request(server, "/api/view", host="evil.example:80")[0] == 403
     status, answer = _request(server, "/api/act", {"seat": "zero", "action": "keep 0 1"})
     assert status == 400 and "seat" in answer["error"]
-    status, answer = _request(server, "/api/act", {"seat": 0, "action": "claim nowhere 0 1red"})
-    assert status == 409 and "error" in answer
+    status, answer = _request(server, "/api/act", {"seat": 0, "action": "draw blind"})
+    assert status == 409 and "keep" in answer["error"] and "docs/rules.md#" in answer["rule"]
     status, answer = _request(server, "/api/state-file")
     assert status == 403 and "not over" in answer["error"]
     status, view = _request(server, "/api/act", {"seat": 0, "action": "keep 0 1"})

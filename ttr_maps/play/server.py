@@ -79,7 +79,11 @@ def play_app(table: Table) -> Starlette:
         try:
             return fn()
         except TableError as exc:
-            raise HTTPException(409, str(exc) + (f" ({exc.rule})" if exc.rule else "")) from None
+            raise Refused(str(exc), exc.rule) from None
+
+    async def refused(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, Refused)
+        return JSONResponse({"error": exc.message, "rule": exc.rule}, status_code=409)
 
     async def page(request: Request) -> Response:
         return HTMLResponse((static / "index.html").read_text(encoding="utf-8"), headers={"Content-Security-Policy": CSP})
@@ -143,4 +147,14 @@ def play_app(table: Table) -> Starlette:
         Route("/api/state-file", state_file),
         Route("/rules", rules),
     ]
-    return make_app(routes, static=(__package__, "static"))
+    app = make_app(routes, static=(__package__, "static"))
+    app.add_exception_handler(Refused, refused)
+    return app
+
+
+class Refused(Exception):
+    """A move the table refused: 409 with the message and the rule (`name (docs/rules.md#anchor)`) apart."""
+
+    def __init__(self, message: str, rule: str | None):
+        super().__init__(message)
+        self.message, self.rule = message, rule

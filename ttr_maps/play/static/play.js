@@ -34,16 +34,17 @@
   async function send(path, body) {
     if (busy) return;
     busy = true;
+    let answer = null;
     try {
-      show(await TTR.post(path, body));
+      answer = await TTR.post(path, body);
       say("");
     } catch (e) {
-      const m = /\(([^()]*docs\/rules\.md#[\w-]+)\)\s*$/.exec(e.message);
-      say(m ? e.message.slice(0, m.index).trim() : e.message, m ? m[1] : null);
-      show(await TTR.get("/api/view"));
+      say(e.message, e.data && e.data.rule);
+      answer = await TTR.get("/api/view");
     } finally {
       busy = false;
     }
+    show(answer);
   }
 
   const act = (text) => send("/api/act", { seat: view.seat, action: text });
@@ -145,7 +146,7 @@
     const obs = v.observation;
     $("variant").textContent = v.variant;
     const current = obs.current_player;
-    const who = current === null || current === undefined ? "" : v.seats[current].name;
+    const who = v.seats[current] ? v.seats[current].name : "";
     $("turn").textContent = v.waiting === "over" ? "game over" : v.waiting === "you" ? `your turn (${who}, ${obs.phase})` : `${who} to play`;
     const mine = v.waiting === "you";
     const kinds = new Set(v.legal.map((a) => a.kind));
