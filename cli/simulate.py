@@ -31,11 +31,14 @@ DEFAULT_BOTS = "expert,route-focus,ticket-hungry,long-route"
 @click.option("--strict", is_flag=True,
               help="Fail (exit 1) when the setup deal cannot give every player their tickets (before playing) "
                    "or when games end abnormally: every player passed, or the action cap (after writing OUTPUT).")
+@click.option("--bot-option", "bot_options", multiple=True, metavar="BOT.KEY=VALUE",
+              help="Set a bot's option, e.g. search.budget=64 (repeatable; docs/simulate.md lists them).")
 def command(variant_file: str, out_dir: str, games: int, players: int | None, bots: str, seed: int, workers: int,
-            scheduler: str | None, force: bool, observation: str, quiet: bool, strict: bool) -> None:
+            scheduler: str | None, force: bool, observation: str, quiet: bool, strict: bool,
+            bot_options: tuple[str, ...] = ()) -> None:
     """Play GAMES games of bots on VARIANT and write a report.
 
-    Bots: random, route-focus, ticket-hungry, long-route, expert (see docs/simulate.md).
+    Bots: random, route-focus, ticket-hungry, long-route, expert, search (see docs/simulate.md).
     OUTPUT gets records.jsonl (one line per game), summary.json (every figure),
     report.html (self-contained, with plots and the board as a heat map) and run.json.
 
@@ -62,6 +65,7 @@ def command(variant_file: str, out_dir: str, games: int, players: int | None, bo
     unknown = [b for b in names if b not in BOTS]
     if unknown:
         raise click.ClickException(f"unknown bot {', '.join(repr(b) for b in unknown)}; known bots: {', '.join(BOTS)}")
+    options = _bot_options(bot_options, names)
     try:
         check_output_dir(out_dir, force)
     except OutputError as e:
@@ -87,7 +91,8 @@ def command(variant_file: str, out_dir: str, games: int, players: int | None, bo
     if len(names) > players:
         raise click.ClickException(f"{len(names)} bots for {players} players; give at most one bot per seat")
     seat_names = tuple((names * players)[:players])
-    spec = RunSpec(GameSource(variant, board, players, variant_file), seat_names, games, seed, observation)
+    spec = RunSpec(GameSource(variant, board, players, variant_file), seat_names, games, seed, observation, options)
+    _check_bot_options(spec)
     from ttr_maps.simulate.health import abnormal_ends, deal_shortfall
     from ttr_maps.simulate.runner import game_for
 
@@ -128,3 +133,36 @@ def _warn(problems: list[str], strict: bool, failure: str) -> None:
         click.echo(f"{'error' if strict else 'warning'}: {problem}", err=True)
     if problems and strict:
         raise click.ClickException(f"--strict: {failure}")
+
+
+def _bot_options(given: tuple[str, ...], names: list[str]) -> tuple[tuple[str, str, str], ...]:
+    """`BOT.KEY=VALUE` texts as (bot, key, value); a usage error names what is wrong."""
+    from ttr_maps.bots import BOTS
+
+    out = []
+    for text in given:
+        target, eq, value = text.partition("=")
+        bot, dot, key = target.strip().partition(".")
+        if not eq or not dot or not bot or not key.strip() or not value.strip():
+            raise click.UsageError(f"--bot-option {text!r}: write it as BOT.KEY=VALUE, e.g. search.budget=64")
+        if bot not in BOTS:
+            raise click.UsageError(f"--bot-option {text!r}: unknown bot {bot!r}; known bots: {', '.join(BOTS)}")
+        if bot not in names:
+            raise click.UsageError(f"--bot-option {text!r}: no {bot} bot plays (--bots {','.join(names)})")
+        out.append((bot, key.strip(), value.strip()))
+    return tuple(out)
+
+
+def _check_bot_options(spec) -> None:
+    """Build each bot that has options once, so a bad key or value is a usage error before any game."""
+    if not spec.bot_options:
+        return
+    from ttr_maps.bots import make_bot
+    from ttr_maps.simulate.runner import game_for, options_by_bot
+
+    game = game_for(spec.source)
+    for name, opts in options_by_bot(spec.bot_options).items():
+        try:
+            make_bot(name, game, 0, 0, opts)
+        except ValueError as e:
+            raise click.UsageError(f"--bot-option: {e}") from None

@@ -11,10 +11,11 @@ from .expert import ExpertBot
 from .long_route import LongRouteBot
 from .random_bot import RandomBot
 from .route_focus import RouteFocusBot
+from .search import SearchBot
 from .ticket_hungry import TicketHungryBot
 
 BOTS: dict[str, type[Bot]] = {
-    cls.name: cls for cls in (RandomBot, RouteFocusBot, TicketHungryBot, LongRouteBot, ExpertBot)
+    cls.name: cls for cls in (RandomBot, RouteFocusBot, TicketHungryBot, LongRouteBot, ExpertBot, SearchBot)
 }
 
 
@@ -22,12 +23,15 @@ def bot_names() -> list[str]:
     return list(BOTS)
 
 
-def make_bot(name: str, game, seat: int, seed: int) -> Bot:
-    """A bot by registry name; KeyError names the known bots."""
+def make_bot(name: str, game, seat: int, seed: int, options: dict[str, str] | None = None) -> Bot:
+    """A bot by registry name, with its options; KeyError names the known bots, ValueError a bad option."""
     cls = BOTS.get(name)
     if cls is None:
         raise KeyError(f"unknown bot {name!r}; known bots: {', '.join(BOTS)}")
-    return cls(game, seat, seed)
+    bot = cls(game, seat, seed)
+    if options:
+        bot.configure(options)
+    return bot
 
 
 __all__ = ["BOTS", "Bot", "bot_names", "make_bot"]

@@ -24,11 +24,19 @@ class Bot:
     # (the actions other than claims, and the claimable routes with their claims on request) instead of every
     # claim with every payment; for bots that choose a route before its payment.
     route_level = False
+    # Options a user may set (`--bot-option NAME.KEY=VALUE`): key -> what it sets. `configure` reads them.
+    options: dict[str, str] = {}
 
     def __init__(self, game: Game, seat: int, seed: int):
         self.game = game
         self.seat = seat
         self.rng = random.Random(seed)
+
+    def configure(self, options: dict[str, str]) -> None:
+        """Apply user options (strings); ValueError names an unknown key or a bad value."""
+        for key in options:
+            known = ", ".join(sorted(self.options)) or "none"
+            raise ValueError(f"bot {self.name!r} has no option {key!r} (its options: {known})")
 
     def act(self, view: View, legal: list[Action]) -> Action:  # pragma: no cover - overridden
         raise NotImplementedError

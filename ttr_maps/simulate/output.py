@@ -162,6 +162,7 @@ def _write_run(spec: RunSpec, out: Path, workers: int, scheduler: str | None,
             "bots": list(spec.bots),
             "seed": spec.seed,
             "observation": spec.observation,
+            **({"bot_options": [list(o) for o in spec.bot_options]} if spec.bot_options else {}),
             "version": __version__,
             "seat_rotation": "game i gives seat s the bot bots[(s + i) % players]",
         }

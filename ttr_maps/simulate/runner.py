@@ -66,6 +66,7 @@ class RunSpec:
     games: int
     seed: int
     observation: str = "fast"  # "fast": StateView; "engine": ObservationView of state.observation(seat)
+    bot_options: tuple[tuple[str, str, str], ...] = ()  # (bot name, option, value), e.g. ("search", "budget", "64")
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -97,12 +98,21 @@ def game_for(source: GameSource) -> Game:
     return game
 
 
-def play_game(game: Game, bots: list[str], seed: int, index: int, observation: str = "fast") -> dict:
+def options_by_bot(bot_options: tuple[tuple[str, str, str], ...]) -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for bot, key, value in bot_options:
+        out.setdefault(bot, {})[key] = value
+    return out
+
+
+def play_game(game: Game, bots: list[str], seed: int, index: int, observation: str = "fast",
+              bot_options: tuple[tuple[str, str, str], ...] = ()) -> dict:
     """Play one game of bots to the end; its record (ttr_maps.simulate.records)."""
     from ..bots import make_bot
     from ..bots.view import ObservationView, StateView
 
-    players = [make_bot(name, game, s, bot_seed(seed, s)) for s, name in enumerate(bots)]
+    opts = options_by_bot(bot_options)
+    players = [make_bot(name, game, s, bot_seed(seed, s), opts.get(name)) for s, name in enumerate(bots)]
     full = [not b.route_level for b in players]
     state = game.new_initial_state(seed)
     rec = GameRecorder(game, state, bots, seed, index)
@@ -144,12 +154,13 @@ def record_line(record: dict) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
-def play_chunk(source: GameSource, bots: tuple[str, ...], run_seed: int, indices: list[int], observation: str = "fast") -> list[tuple[int, str]]:
+def play_chunk(source: GameSource, bots: tuple[str, ...], run_seed: int, indices: list[int], observation: str = "fast",
+               bot_options: tuple[tuple[str, str, str], ...] = ()) -> list[tuple[int, str]]:
     """Play the games `indices` of a run; (index, JSON line) for each. Runs in a worker."""
     game = game_for(source)
     out = []
     for i in indices:
-        rec = play_game(game, seat_bots(bots, i), game_seed(run_seed, i), i, observation)
+        rec = play_game(game, seat_bots(bots, i), game_seed(run_seed, i), i, observation, bot_options)
         out.append((i, record_line(rec)))
     return out
 
@@ -173,7 +184,7 @@ def run_games(spec: RunSpec, workers: int = 1, scheduler: str | None = None,
     if workers <= 1:
         game = game_for(spec.source)
         for i in range(spec.games):
-            rec = play_game(game, seat_bots(spec.bots, i), game_seed(spec.seed, i), i, spec.observation)
+            rec = play_game(game, seat_bots(spec.bots, i), game_seed(spec.seed, i), i, spec.observation, spec.bot_options)
             progress(1)
             yield record_line(rec)
         return
@@ -200,7 +211,8 @@ def _run_pool(spec: RunSpec, workers: int, progress: Callable[[int], None]) -> I
     results: dict[int, str] = {}
     nxt = [0]
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        pending = {pool.submit(play_chunk, spec.source, spec.bots, spec.seed, c, spec.observation) for c in chunks}
+        pending = {pool.submit(play_chunk, spec.source, spec.bots, spec.seed, c, spec.observation, spec.bot_options)
+                   for c in chunks}
         try:
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -229,7 +241,8 @@ def _run_dask(spec: RunSpec, scheduler: str, progress: Callable[[int], None]) ->
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         chunks = _chunks(spec.games, _chunk_size(spec.games, workers))
         source = client.scatter(spec.source, broadcast=True)
-        futures = [client.submit(play_chunk, source, spec.bots, spec.seed, c, spec.observation, pure=False) for c in chunks]
+        futures = [client.submit(play_chunk, source, spec.bots, spec.seed, c, spec.observation, spec.bot_options, pure=False)
+                   for c in chunks]
         results: dict[int, str] = {}
         nxt = [0]
         for fut in as_completed(futures):

@@ -1,0 +1,129 @@
+"""The search bot against the expert: win rate (95% Wilson interval) and time per move, at stated budgets.
+
+    python benchmarks/bench_search.py --variant usa --players 2 --games 200 --budget 64 --workers 2
+    python benchmarks/bench_search.py --variant europe --players 4 --games 100 --budget 32 --json
+
+One search bot and the expert in every other seat; the search bot's seat
+rotates with the game index (game i: seat i mod players), and the games are
+dealt from the run seed as `ttr-maps simulate` deals them, so a line is
+reproducible from its seed (budgets in playouts; a budget in seconds is not).
+The even share is 1/players; a shared win counts 1/k. Time per move is the
+CPU time of the search bot's decisions (time.process_time in the process
+playing the game): the mean over all its decisions, over the decisions it
+searched (turns and mid-game ticket choices), and the slowest one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ttr_maps.simulate.summary import wilson  # noqa: E402
+
+
+def play(args: tuple[str, int, int, int, str, str]) -> dict:
+    """One game: the search bot in seat `index % players`, experts elsewhere."""
+    variant, players, run_seed, index, budget, candidates = args
+    from ttr_maps.bots import make_bot
+    from ttr_maps.bots.view import StateView
+    from ttr_maps.engine.game import Game
+    from ttr_maps.simulate.runner import bot_seed, game_seed
+
+    game = _GAMES.get((variant, players))
+    if game is None:
+        game = _GAMES[(variant, players)] = Game.from_file(ROOT / "maps" / "variants" / f"{variant}.yaml", players)
+    seed = game_seed(run_seed, index)
+    me = index % players
+    bots = [make_bot("search", game, s, bot_seed(seed, s), {"budget": budget, "candidates": candidates}) if s == me
+            else make_bot("expert", game, s, bot_seed(seed, s)) for s in range(players)]
+    state = game.new_initial_state(seed)
+    times: list[float] = []
+    searched_times: list[float] = []
+    while not state.is_terminal():
+        p = state.current
+        legal = state.legal_actions(not bots[p].route_level)
+        view = StateView(state, p)
+        if p == me:
+            before = bots[p].stats["searched"]
+            t = time.process_time()
+            a = bots[p].act(view, legal)
+            dt = time.process_time() - t
+            times.append(dt)
+            if bots[p].stats["searched"] > before:
+                searched_times.append(dt)
+        else:
+            a = bots[p].act(view, legal)
+        view.close()
+        state.apply(a)
+    scores = state.returns()
+    return {"index": index, "seat": me, "winners": list(state.winners()), "scores": scores, "times": times,
+            "searched_times": searched_times, "stats": bots[me].stats}
+
+
+_GAMES: dict = {}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--variant", default="usa", help="bundled variant name (default usa)")
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--budget", default="64", help="search.budget: playouts per decision, or seconds with 's'")
+    ap.add_argument("--candidates", default="6", help="search.candidates (default 6)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    load = os.getloadavg()
+    jobs = [(args.variant, args.players, args.seed, i, args.budget, args.candidates) for i in range(args.games)]
+    start = time.perf_counter()
+    if args.workers > 1:
+        import multiprocessing
+
+        with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            results = list(pool.map(play, jobs, chunksize=1))
+    else:
+        results = [play(j) for j in jobs]
+    wall = time.perf_counter() - start
+    wins = sum(1 / len(r["winners"]) for r in results if r["seat"] in r["winners"])
+    lo, hi = wilson(wins, len(results))
+    times = [t for r in results for t in r["times"]]
+    searched = [t for r in results for t in r["searched_times"]]
+    margin = [r["scores"][r["seat"]] - max(s for p, s in enumerate(r["scores"]) if p != r["seat"]) for r in results]
+    out = {
+        "variant": args.variant, "players": args.players, "games": len(results), "seed": args.seed,
+        "budget": args.budget, "candidates": args.candidates,
+        "win_rate": round(wins / len(results), 3), "ci": [round(lo, 3), round(hi, 3)],
+        "even_share": round(1 / args.players, 3),
+        "mean_margin": round(statistics.mean(margin), 2),
+        "s_per_move": round(statistics.mean(times), 3), "s_per_searched_move": round(statistics.mean(searched), 3) if searched else 0,
+        "max_s_per_move": round(max(times), 3),
+        "moves_changed": round(sum(r["stats"]["changed"] for r in results) / max(1, sum(r["stats"]["searched"] for r in results)), 3),
+        "python": platform.python_version(), "load_start": [round(x, 2) for x in load],
+        "load_end": [round(x, 2) for x in os.getloadavg()], "wall_s": round(wall, 1), "workers": args.workers,
+    }
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    print(f"{out['variant']} {out['players']}p, search (budget {out['budget']}, {out['candidates']} candidates) vs expert, "
+          f"{out['games']} games, seed {out['seed']}: search wins {out['win_rate'] * 100:.1f}% "
+          f"({out['ci'][0] * 100:.1f}-{out['ci'][1] * 100:.1f}%; even share {out['even_share'] * 100:.0f}%), "
+          f"mean margin {out['mean_margin']:+.1f}")
+    print(f"time per move (CPU): {out['s_per_move']:.3f} s mean, {out['s_per_searched_move']:.3f} s when searching, "
+          f"{out['max_s_per_move']:.3f} s at most; moves changed from the expert's: {out['moves_changed'] * 100:.0f}%; "
+          f"load {'/'.join(map(str, out['load_start']))} -> {'/'.join(map(str, out['load_end']))}, {out['wall_s']} s wall")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,175 @@
+"""The search bot: worlds sampled from a seat's view, decisions blind to hidden information, options."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ttr_maps.bots import make_bot
+from ttr_maps.bots.search import _World
+from ttr_maps.bots.view import StateView
+from ttr_maps.engine.actions import DrawTickets
+from ttr_maps.engine.game import PH_KEEP, PH_TURN, Game
+
+ROOT = Path(__file__).resolve().parent.parent
+VARIANTS = ROOT / "maps" / "variants"
+
+
+def _position(variant: str, players: int, turns: int, seed: int = 4):
+    """A position after `turns` turns of experts."""
+    game = Game.from_file(VARIANTS / f"{variant}.yaml", players)
+    bots = [make_bot("expert", game, s, s) for s in range(players)]
+    state = game.new_initial_state(seed)
+    while (state.turns < turns or state.phase != PH_TURN) and not state.is_terminal():
+        p = state.current
+        view = StateView(state, p)
+        state.apply(bots[p].act(view, state.legal_actions(False)))
+        view.close()
+    return game, state
+
+
+def _hide_differently(game, state, seat: int, seed: int):
+    """A copy of `state` that differs only in what `seat` cannot see: deck order, other hands and tickets, piles."""
+    other = state.clone()
+    rng = random.Random(seed)
+    pool = list(other.deck)
+    for p in range(game.num_players):
+        if p != seat:
+            pool += [k for k, n in enumerate(other.hands[p]) for _ in range(n)]
+    rng.shuffle(pool)
+    for p in range(game.num_players):
+        if p != seat:
+            size = sum(other.hands[p])
+            other.hands[p] = [0] * game.t.NK
+            for k in pool[:size]:
+                other.hands[p][k] += 1
+            pool = pool[size:]
+    other.deck = pool
+    for p in range(game.num_players):
+        if p != seat and other.kept[p]:
+            # Swap a ticket with the bottom of a pile (same counts everywhere).
+            name = next(n for n, pile in other.piles.items() if pile)
+            k = other.kept[p][0]
+            other.kept[p][0], other.piles[name][0] = other.piles[name][0], k
+    for pile in other.piles.values():
+        rng.shuffle(pile)
+    assert other.observation(seat) == state.observation(seat)
+    assert other.deck != state.deck or other.hands != state.hands
+    return other
+
+
+@pytest.mark.parametrize("variant,players,turns", [("usa", 2, 12), ("europe", 3, 20), ("marklin", 2, 16), ("paris", 2, 10)])
+def test_sampled_worlds_show_the_seat_exactly_its_view(variant, players, turns):
+    """Every world the search deals looks, from the seat, exactly like the real position (its observation is equal),
+    while the hidden parts vary from world to world."""
+    game, state = _position(variant, players, turns)
+    seat = state.current
+    view = StateView(state, seat)
+    world = _World(game, view)
+    assert world.ok
+    rng = random.Random(1)
+    decks = set()
+    for _ in range(5):
+        s = world.sample(rng)
+        assert s.observation(seat) == state.observation(seat)
+        assert s.card_total() == state.card_total()
+        decks.add(tuple(s.deck))
+    assert len(decks) > 1
+
+
+@pytest.mark.parametrize("variant,players", [("usa", 2), ("europe", 3)])
+def test_search_decisions_do_not_change_with_hidden_information(variant, players):
+    """Two positions that differ only in what the seat cannot see (deck order, other hands, other tickets, the piles'
+    order) get the same decision from search bots with the same seed: at turns and at a choice of tickets."""
+    game, state = _position(variant, players, 14)
+    seat = state.current
+    checked = 0
+    for step in range(5):
+        other = _hide_differently(game, state, seat, step)
+        choices = []
+        for s in (state, other):
+            bot = make_bot("search", game, seat, 99, {"budget": "4"})
+            view = StateView(s, seat)
+            choices.append(bot.act(view, s.legal_actions(False)))
+            view.close()
+            assert bot.stats["searched"] == 1 and bot.stats["playouts"] >= 4
+        assert choices[0] == choices[1]
+        checked += 1
+        if state.phase == PH_TURN and step == 2:
+            draw = next(a for a in state.legal_actions() if type(a) is DrawTickets)
+            state.apply(draw)  # now a choice of tickets
+            assert state.phase == PH_KEEP
+        else:
+            state.apply(choices[0])
+        while not state.is_terminal() and not (state.current == seat and state.phase in (PH_TURN, PH_KEEP)):
+            p = state.current
+            view = StateView(state, p)
+            state.apply(make_bot("expert", game, p, p).act(view, state.legal_actions(False)))
+            view.close()
+        if state.is_terminal():
+            break
+    assert checked >= 3
+
+
+def test_search_options_are_checked():
+    game = Game.from_file(VARIANTS / "usa.yaml", 2)
+    assert make_bot("search", game, 0, 0, {"budget": "64"}).playouts == 64
+    assert make_bot("search", game, 0, 0, {"budget": "0.25s"}).seconds == 0.25
+    assert make_bot("search", game, 0, 0, {"candidates": "3"}).max_candidates == 3
+    for bad in ({"budget": "0"}, {"budget": "fast"}, {"budget": "-1s"}, {"candidates": "1"}):
+        with pytest.raises(ValueError, match="search"):
+            make_bot("search", game, 0, 0, bad)
+    with pytest.raises(ValueError, match="no option 'depth'"):
+        make_bot("search", game, 0, 0, {"depth": "2"})
+    with pytest.raises(ValueError, match="'expert' has no option"):
+        make_bot("expert", game, 0, 0, {"budget": "2"})
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--bot-option", "search.budget"], "write it as BOT.KEY=VALUE"),
+    (["--bot-option", "searchbudget=3"], "write it as BOT.KEY=VALUE"),
+    (["--bot-option", "seek.budget=3"], "unknown bot 'seek'"),
+    (["--bots", "expert", "--bot-option", "search.budget=3"], "no search bot plays"),
+    (["--bot-option", "search.budget=many"], "give playouts per decision"),
+])
+def test_simulate_refuses_bad_bot_options(tmp_path, args, message):
+    from ttr_maps.cli.main import cli
+
+    base = ["simulate", str(VARIANTS / "usa.yaml"), "-n", "2", "-p", "2", "-q", "-o", str(tmp_path / "out")]
+    if "--bots" not in args:
+        base += ["--bots", "search,expert"]
+    res = CliRunner().invoke(cli, base + args)
+    assert res.exit_code == 2, res.output
+    assert message in res.output
+    assert not (tmp_path / "out" / "records.jsonl").exists()
+
+
+@pytest.mark.slow
+def test_simulate_search_gives_the_same_games_on_any_number_of_workers(tmp_path):
+    """`simulate --bots search,expert` with a playout budget: the same records from one process and from two."""
+    from ttr_maps.cli.main import cli
+
+    outs = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"w{workers}"
+        res = CliRunner().invoke(cli, ["simulate", str(VARIANTS / "paris.yaml"), "-n", "4", "-p", "2", "--bots", "search,expert",
+                                       "--bot-option", "search.budget=6", "--bot-option", "search.candidates=3",
+                                       "-w", workers, "-q", "-o", str(out)])
+        assert res.exit_code == 0, res.output
+        outs.append((out / "records.jsonl").read_text(encoding="utf-8"))
+    assert outs[0] == outs[1] and outs[0].count("\n") == 4
+    assert '"search"' in outs[0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant,players", [("europe", 3), ("marklin", 2), ("paris", 2)])
+def test_search_plays_whole_games_legally(variant, players):
+    """Stations, tunnels, passengers and flags: a search bot with a small budget finishes games the runner accepts."""
+    from ttr_maps.simulate.runner import play_game
+
+    game = Game.from_file(VARIANTS / f"{variant}.yaml", players)
+    rec = play_game(game, ["search"] + ["expert"] * (players - 1), 5, 0, bot_options=(("search", "budget", "2"),))
+    assert rec["end"] != "capped" and len(rec["seats"]) == players

@@ -1,0 +1,418 @@
+"""`search`: the expert's moves weighed by playing them out in sampled worlds (a sampling search).
+
+At a turn and at a choice of tickets, the expert (the bot's prior) proposes a
+few candidates: its own move, a blind draw, each colour face up, its planned
+claims and the claim worth most points, tickets. Each candidate is then played
+in worlds sampled from what the seat cannot see (determinizations: the cards
+it has not seen dealt at random to the deck, the discards and the other hands,
+and the tickets it has not seen to the other players and the piles, every
+count as the view shows it), and each world is played to the end with the
+expert in every seat. The candidate with the best mean final margin (own score
+minus the best other score) is played; every candidate meets the same worlds,
+so their margins compare like for like. Sequential halving spreads the budget:
+each round gives the remaining candidates the same number of playouts and
+keeps the better half.
+
+This is perfect-information Monte Carlo over determinizations with the expert
+as rollout policy and candidate prior, the sampling equivalent of an
+information-set search at depth one. It reads the view only: worlds are dealt
+from the view with the bot's own seeded generator, so a position's hidden
+parts (deck order, other hands, other tickets) cannot change its choice
+(tests/test_bots_search.py). Other decisions (the second card, tunnels, flags,
+passengers) are the expert's.
+
+Options (`--bot-option search.KEY=VALUE`):
+- `budget`: playouts per decision (an integer, default 32), or seconds per
+  decision (`0.5s`; then the result depends on the machine's speed, so the
+  same seed no longer gives the same games).
+- `candidates`: at most this many candidates per decision (default 6).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from ..engine.actions import ClaimTrack, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets
+from ..engine.claims import RouteLegal
+from ..engine.statefile import state_from_dict
+from .base import Bot
+from .expert import ExpertBot
+from .planning import cheapest_claim
+from .view import KEEP, PHASES, TURN, StateView
+
+MAX_PLAYOUT_ACTIONS = 5_000  # a playout still running after this many actions is scored where it stands
+
+
+class SearchBot(Bot):
+    name = "search"
+    description = "plays out the expert's candidate moves in worlds sampled from what it cannot see, keeps the best"
+    route_level = True
+    options = {
+        "budget": "playouts per decision (an integer, default 32) or seconds per decision (e.g. 0.5s)",
+        "candidates": "at most this many candidate moves per decision (default 6)",
+    }
+
+    def __init__(self, game, seat, seed):
+        super().__init__(game, seat, seed)
+        self.prior = ExpertBot(game, seat, seed)
+        self.playouts = 32
+        self.seconds: float | None = None
+        self.max_candidates = 6
+        self.stats = {"decisions": 0, "searched": 0, "playouts": 0, "changed": 0}
+
+    def configure(self, options: dict[str, str]) -> None:
+        for key, value in options.items():
+            if key == "budget":
+                text = value.strip().lower()
+                try:
+                    if text.endswith("s"):
+                        seconds = float(text[:-1])
+                        if not 0 < seconds <= 3600:
+                            raise ValueError
+                        self.seconds = seconds
+                    else:
+                        n = int(text)
+                        if not 1 <= n <= 1_000_000:
+                            raise ValueError
+                        self.playouts, self.seconds = n, None
+                except ValueError:
+                    raise ValueError(f"search.budget={value!r}: give playouts per decision (1 to 1000000, e.g. 64) "
+                                     f"or seconds per decision (e.g. 0.5s)") from None
+            elif key == "candidates":
+                try:
+                    n = int(value)
+                    if not 2 <= n <= 64:
+                        raise ValueError
+                except ValueError:
+                    raise ValueError(f"search.candidates={value!r}: give a whole number from 2 to 64") from None
+                self.max_candidates = n
+            else:
+                super().configure({key: value})
+
+    # ------------------------------------------------------------------ the decision
+    def act(self, view, legal):
+        self.stats["decisions"] += 1
+        choice = self.prior.act(view, legal)
+        ph = view.phase
+        if ph not in (TURN, KEEP) or self._in_setup(view):
+            return choice
+        cands = self.candidates(view, legal, choice)
+        if self.seconds is None:
+            cands = cands[: max(2, self.playouts)]  # every candidate gets at least one playout
+        if len(cands) < 2:
+            return choice
+        world = _World(self.game, view)
+        if not world.ok:
+            return choice
+        best = self.search(world, cands)
+        self.stats["searched"] += 1
+        if best is not choice:
+            self.stats["changed"] += 1
+        return best
+
+    def _in_setup(self, view) -> bool:
+        # Starting tickets: the observation does not say how setup returns are held; the expert chooses.
+        return view.turn == 0 and not view.tickets
+
+    def candidates(self, view, legal, choice) -> list[Any]:
+        """The prior's move first, then the alternatives worth a playout, at most `max_candidates`."""
+        out = [choice]
+        seen = {choice}
+
+        def add(a):
+            if a is not None and a not in seen and len(out) < self.max_candidates:
+                seen.add(a)
+                out.append(a)
+
+        if view.phase == KEEP:
+            for a in legal:
+                if type(a) is KeepTickets:
+                    add(a)
+            return out
+        prior = self.prior
+        bd = prior.bd
+        hand = view.hand
+        plan = prior.plan
+        claims = _claims_of(legal)
+        if plan is not None:
+            for r in plan.routes:
+                if claims.can(r):
+                    add(prior.pay(r, claims.get(r), hand, plan))
+        # The claim worth most points now.
+        best, best_v = None, -1
+        for r in claims.routes():
+            v = bd.points[r]
+            if v > best_v:
+                best, best_v = r, v
+        if best is not None:
+            add(cheapest_claim(bd, claims.get(best), hand, None))
+        draws = [a for a in legal if type(a) is DrawBlind]
+        kinds = set()
+        face_up = view.face_up
+        for a in legal:
+            if type(a) is DrawFaceUp and face_up[a.slot] not in kinds:
+                kinds.add(face_up[a.slot])
+                draws.append(a)
+        for a in draws:
+            add(a)
+        if not view.final_round:
+            for a in legal:
+                if type(a) is DrawTickets:
+                    add(a)
+                    break
+        return out
+
+    def search(self, world: _World, cands: list[Any]) -> Any:
+        """The candidate to play: the prior's (cands[0]) unless another beats it in the same worlds.
+
+        Each world plays every candidate still in the running (so they are compared pairwise, world by
+        world); sequential halving drops the worse half of the alternatives after each round, the prior's
+        move staying to the end. An alternative is played only if its mean margin over the prior's, in the
+        worlds both met, is more than one standard error above zero.
+        """
+        n = len(cands)
+        values: list[list[float]] = [[] for _ in range(n)]  # per candidate, its margin in each world it met
+        worlds: list[list[int]] = [[] for _ in range(n)]
+        alive = list(range(n))
+        w = 0
+
+        def play_world() -> None:
+            nonlocal w
+            state = world.sample(self.rng)
+            for i in alive:
+                values[i].append(self.playout(state, cands[i]))
+                worlds[i].append(w)
+            w += 1
+
+        if self.seconds is not None:
+            deadline = time.perf_counter() + self.seconds
+            while time.perf_counter() < deadline:
+                play_world()
+        else:
+            budget = self.playouts
+            rounds = max(1, math.ceil(math.log2(n - 1))) if n > 2 else 1
+            used = 0
+            for rnd in range(rounds):
+                per = max(1, budget // (rounds * len(alive)))
+                for _ in range(per):
+                    if used and used + len(alive) > budget:
+                        break
+                    play_world()
+                    used += len(alive)
+                if rnd < rounds - 1:
+                    others = sorted(alive[1:], key=lambda i: (-sum(values[i]) / len(values[i]), i))
+                    alive = [0] + sorted(others[: max(1, math.ceil(len(others) / 2))])
+        self.stats["playouts"] += sum(len(v) for v in values)
+        prior = dict(zip(worlds[0], values[0]))
+        best, best_gain = 0, 0.0
+        for i in alive[1:]:
+            diffs = [v - prior[wi] for wi, v in zip(worlds[i], values[i])]
+            m = len(diffs)
+            mean = sum(diffs) / m
+            se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (m - 1) / m) if m > 1 else math.inf
+            if mean - se > best_gain:
+                best, best_gain = i, mean - se
+        return cands[best]
+
+    def playout(self, world_state, first) -> float:
+        """Play `first` in a copy of the world, then the expert in every seat to the end: own margin."""
+        s = world_state.clone()
+        s.apply(first)
+        game = self.game
+        bots = [ExpertBot(game, p, 0) for p in range(game.num_players)]
+        steps = 0
+        while not s.is_terminal() and steps < MAX_PLAYOUT_ACTIONS:
+            p = s.current
+            legal = s.legal_actions(False)
+            view = StateView(s, p)
+            a = bots[p].act(view, legal)
+            view.close()
+            s.apply(a)
+            steps += 1
+        scores = s.returns()
+        me = scores[self.seat]
+        return me - max(x for p, x in enumerate(scores) if p != self.seat)
+
+
+class _Claims:
+    """Claims by route from a legal list (RouteLegal or every payment)."""
+
+    def __init__(self, legal):
+        self.legal = legal
+        self.full: dict[int, list[ClaimTrack]] | None = None
+        if type(legal) is not RouteLegal:
+            self.full = {}
+            for a in legal:
+                if type(a) is ClaimTrack:
+                    self.full.setdefault(a.route, []).append(a)
+
+    def can(self, r: int) -> bool:
+        return r in self.full if self.full is not None else self.legal.can_claim(r)
+
+    def routes(self):
+        return list(self.full) if self.full is not None else list(self.legal.routes)
+
+    def get(self, r: int) -> list[ClaimTrack]:
+        return self.full[r] if self.full is not None else self.legal.claims(r)
+
+
+def _claims_of(legal) -> _Claims:
+    return _Claims(legal)
+
+
+class _World:
+    """Everything a seat's view says about the position, as a state file's parts; `sample` deals the rest."""
+
+    def __init__(self, game, view):
+        t = game.t
+        self.game = game
+        self.seat = seat = view.seat
+        n = view.num_players
+        self.ok = True
+        kinds = t.kinds
+        # Cards: every card of the deck not seen by this seat is in the deck, the discards or another hand.
+        unseen = list(t.deck_counts)
+        for k, c in enumerate(view.hand):
+            unseen[k] -= c
+        for k in view.face_up:
+            if k >= 0:
+                unseen[k] -= 1
+        for p in range(n):
+            for k in view.flag_cards(p):
+                unseen[k] -= 1
+        self.unseen_cards = [k for k, c in enumerate(unseen) for _ in range(max(0, c))]
+        self.hand_sizes = [view.cards(p) for p in range(n)]
+        self.deck_size = view.deck
+        self.discards = view.discards
+        if min(unseen, default=0) < 0 or len(self.unseen_cards) != (
+                self.deck_size + self.discards + sum(s for p, s in enumerate(self.hand_sizes) if p != seat)):
+            self.ok = False
+        # Tickets: the seat knows its own; the others' and the piles' are dealt from the rest, pile by pile.
+        mine = set(view.tickets) | set(view.offered)
+        piles = view.ticket_piles
+        self.pile_sizes = {name: piles.get(name, 0) for name in t.pile_names}
+        self.pile_pool = {name: [k for k in t.pile_tickets[name] if k not in mine] for name in t.pile_names}
+        self.ticket_counts = [view.ticket_count(p) for p in range(n)]
+        self.offered_counts = [view.offered_count(p) for p in range(n)]
+        # The public position, by name.
+        final = -1
+        if view.final_round:
+            end = game.variant.end.trains_at_most
+            triggers = [p for p in range(n) if view.trains(p) <= end]
+            if triggers:
+                k = min((seat - p) % n for p in triggers)
+                final = 1 if k == 0 else n - k + 1
+        players = []
+        for p in range(n):
+            players.append({
+                "trains": view.trains(p),
+                "score": view.score(p),
+                "claims": [{"route": t.route_ids[t.t_route[tid]], "track": t.t_track[tid]} for tid in view.claims(p)],
+                "stations": [t.place_ids[x] for x in view.stations(p)],
+                "passengers_unplaced": view.passengers_unplaced(p),
+                "passengers_moved": view.passengers_moved(p),
+                "goods": view.goods_taken(p),
+                "flag_cards": [kinds[c] for c in view.flag_cards(p)],
+                "flag_sets": view.flag_sets(p),
+            })
+        players[seat]["hand"] = {kinds[k]: c for k, c in enumerate(view.hand) if c}
+        self.players = players
+        goods = _goods_stacks(t, view.goods)
+        if goods is None:
+            self.ok = False
+        self.base = {
+            "format": "ttr-state/1",
+            "variant": game.variant_path or game.variant.name,
+            "phase": PHASES[view.phase],
+            "current": view.current_player,
+            "turns": view.turn,
+            "final_turns_left": final,
+            "passengers": {t.place_ids[x]: p for x, p in view.passengers.items()},
+        }
+        if goods:
+            self.base["goods"] = goods
+        self.face_up = [kinds[k] if k >= 0 else None for k in view.face_up]
+        self.my_tickets = [t.ticket_keys[k] for k in view.tickets]
+        self.my_offered = [t.ticket_keys[k] for k in view.offered]
+
+    def sample(self, rng):
+        """One world: a state with the unseen cards and tickets dealt at random (`rng`: the bot's own)."""
+        game = self.game
+        t = game.t
+        kinds = t.kinds
+        keys = t.ticket_keys
+        seat = self.seat
+        cards = self.unseen_cards[:]
+        rng.shuffle(cards)
+        players = [dict(pl) for pl in self.players]
+        at = 0
+        for p, size in enumerate(self.hand_sizes):
+            if p == seat:
+                continue
+            hand: dict[str, int] = {}
+            for k in cards[at: at + size]:
+                hand[kinds[k]] = hand.get(kinds[k], 0) + 1
+            at += size
+            players[p]["hand"] = hand
+        discards: dict[str, int] = {}
+        for k in cards[at: at + self.discards]:
+            discards[kinds[k]] = discards.get(kinds[k], 0) + 1
+        at += self.discards
+        deck = [kinds[k] for k in cards[at:]]
+        piles = {}
+        rest: list[int] = []
+        for name, pool in self.pile_pool.items():
+            pool = pool[:]
+            rng.shuffle(pool)
+            size = min(self.pile_sizes[name], len(pool))
+            piles[name] = [keys[k] for k in pool[:size]]
+            rest.extend(pool[size:])
+        rng.shuffle(rest)
+        at = 0
+        for p in range(len(players)):
+            if p == seat:
+                players[p]["tickets"] = self.my_tickets
+                players[p]["offered"] = self.my_offered
+                continue
+            kept = rest[at: at + self.ticket_counts[p]]
+            at += len(kept)
+            offered = rest[at: at + self.offered_counts[p]]
+            at += len(offered)
+            players[p]["tickets"] = [keys[k] for k in kept]
+            players[p]["offered"] = [keys[k] for k in offered]
+        data = dict(self.base)
+        data["seed"] = rng.getrandbits(62)
+        data["cards"] = {"deck": deck, "discards": discards, "face_up": self.face_up}
+        data["tickets"] = {"piles": piles, "box": [keys[k] for k in rest[at:]]}
+        data["players"] = players
+        return state_from_dict(game, data)
+
+
+def _goods_stacks(t, seen: dict[int, list[int]]) -> dict[str, list[list[int]]] | None:
+    """The goods stacks left on each place, top first, as the state file wants them, from the view's tokens per
+    place (the stacks' remains one after the other, each top first: each remain is the bottom of its stack)."""
+    out: dict[str, list[list[int]]] = {}
+    by_place: dict[int, list[tuple[int, ...]]] = {}
+    for place, values in t.goods_stacks:
+        by_place.setdefault(place, []).append(tuple(values))
+    for place, stacks in by_place.items():
+        flat = list(seen.get(place, ()))
+
+        def split(i: int, rest: list[int]) -> list[list[int]] | None:
+            if i == len(stacks):
+                return [] if not rest else None
+            full = stacks[i]
+            for m in range(min(len(full), len(rest)), -1, -1):
+                if list(full[len(full) - m:]) == rest[:m]:
+                    tail = split(i + 1, rest[m:])
+                    if tail is not None:
+                        return [list(rest[:m])] + tail
+            return None
+
+        parts = split(0, flat)
+        if parts is None:
+            return None
+        out[t.place_ids[place]] = parts
+    return out
