@@ -62,6 +62,7 @@ def test_unknown_bot_is_a_clear_error():
         make_bot("nobody", game, 0, 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda p: p.stem)
 def test_every_bot_finishes_every_variant_legally(variant):
     """Each bundled variant: the four planning bots, and the expert against random, each play a whole game legally."""
@@ -86,6 +87,7 @@ def _player_counts(variant):
 LEGALITY = [(v, bot, n) for v in VARIANTS for bot in BOTS if bot != "search" for n in _player_counts(v)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant, bot, players", LEGALITY, ids=lambda x: x.stem if isinstance(x, Path) else str(x))
 def test_each_bot_plays_only_legal_actions_at_two_and_most_players(variant, bot, players):
     """Every bundled variant, every bot in every seat, at 2 and at the most players: two seeded games each;
@@ -104,6 +106,7 @@ def test_bots_are_deterministic_given_their_seeds():
     assert a.history == b.history
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda p: p.stem)
 def test_state_view_shows_exactly_the_observation(variant):
     """The fast view carries what state.observation(seat) carries, for every seat, in positions of a whole game."""
@@ -230,6 +233,7 @@ def test_expert_beats_random():
     assert wins >= 9
 
 
+@pytest.mark.slow
 def test_expert_plays_for_french_flags():
     """Paris: the expert aims for flag colours (and pays them with a card of the colour), so it completes more flags
     than route-focus, which only sets a flag card when one happens to come."""

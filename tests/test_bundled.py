@@ -1,5 +1,6 @@
 """Bundled boards and variants by name: `ttr-maps boards`, names on the command line and in files."""
 
+import pytest
 import json
 from pathlib import Path
 
@@ -33,6 +34,7 @@ def test_validate_takes_a_bundled_name(tmp_path, monkeypatch):
     assert "OK" in out.output
 
 
+@pytest.mark.slow
 def test_the_readme_first_command_shows_no_warning(tmp_path, monkeypatch):
     """`ttr-maps validate usa`: the published board's known exceptions are stated in maps/ttr-maps.toml."""
     monkeypatch.chdir(tmp_path)

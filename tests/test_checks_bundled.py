@@ -40,6 +40,7 @@ def warnings_of(diags):
     return [(d.path.rsplit("/", 1)[-1], d.code, d.message.split(" (")[0]) for d in diags if d.severity is Severity.WARNING]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", BUNDLED, ids=rel)
 def test_bundled_files_raise_no_check_errors_and_no_warnings(path):
     diags = run_checks(load(path))
@@ -127,6 +128,7 @@ def test_usa_base_game_places_on_no_ticket():
     assert [d.message.split("'")[1] for d in diags] == ["charleston", "las-vegas", "omaha", "raleigh", "saint-louis", "washington"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", BUNDLED, ids=rel)
 def test_the_renderer_places_every_bundled_label_clear_of_other_places(path):
     """D002 lays the board out as `ttr-maps render` does; on the bundled boards every label finds a free spot

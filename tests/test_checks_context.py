@@ -106,6 +106,7 @@ def random_board(rng: random.Random) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.slow
 def test_random_boards_and_variants_never_crash_a_check(tmp_path):
     rng = random.Random(7)
     for k in range(60):
@@ -170,6 +171,7 @@ def test_bridges_and_cut_places_never_pass_through_a_country(tmp_path):
     ]
 
 
+@pytest.mark.slow
 def test_ticket_spaces_match_a_reference_search_on_random_boards_with_countries():
     """The bucket-queue search and the greedy choice of sources give the shortest paths of a plain
     Dijkstra on the graph where countries are entered but never left."""

@@ -26,6 +26,7 @@ def pile(tmp_path, n, config=None):
     return load(path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code,name", [("D001", "markers-overlap"), ("D003", "routes-cross"), ("D004", "route-over-place")])
 def test_pairwise_drawing_checks_list_the_first_findings_and_count_the_rest(tmp_path, code, name):
     loaded = pile(tmp_path, 300)

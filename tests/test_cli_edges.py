@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from click.testing import CliRunner
 
 from conftest import MAPS
@@ -24,12 +26,14 @@ def test_car_mm_nan_is_a_usage_error(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_default_bots_are_cut_to_the_seats(tmp_path):
     res = invoke("simulate", PARIS, "-n", "1", "-p", "2", "-q", "-o", str(tmp_path / "run"))
     assert res.exit_code == 0, res.output
     assert "expert" in res.output and "route-focus" in res.output and "long-route" not in res.output
 
 
+@pytest.mark.slow
 def test_a_malformed_scheduler_address_is_named(tmp_path):
     for address in ("notanaddress", "tcp://127.0.0.1:abc", "foo://x:1"):
         res = invoke("simulate", PARIS, "-n", "1", "-q", "-o", str(tmp_path / "run"), "--scheduler", address)
@@ -63,6 +67,7 @@ def test_empty_selections_and_names_are_usage_errors(tmp_path):
     assert not (tmp_path / "t.svg").exists()
 
 
+@pytest.mark.slow
 def test_a_check_option_of_nan_or_infinity_is_c001(tmp_path):
     board = (MAPS / "boards" / "usa.yaml").read_text(encoding="utf-8")
     (tmp_path / "usa.yaml").write_text(board, encoding="utf-8")

@@ -101,6 +101,7 @@ def play_random(path, n, seed, check_every=1, roundtrip_every=0):
     return s, actions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path,n", CONFIGS, ids=lambda x: x.stem if hasattr(x, "stem") else str(x))
 def test_random_games_keep_every_invariant(path, n):
     s, actions = play_random(path, n, seed=n * 7 + 1, check_every=1, roundtrip_every=37)
@@ -121,6 +122,7 @@ def test_random_games_keep_every_invariant(path, n):
     assert replay == s and replay.history == s.history == actions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", VARIANTS, ids=lambda p: p.stem)
 def test_more_random_games_terminate_and_score(path):
     lo = load_variant(path)[0].players
@@ -131,6 +133,7 @@ def test_more_random_games_terminate_and_score(path):
         assert all(p.total == sum(p.breakdown.values()) for p in s.score_sheet().players)
 
 
+@pytest.mark.slow
 def test_every_legal_action_is_accepted_and_every_other_refused_without_change():
     """Over random states: apply succeeds for each legal action, and a sample of illegal ones raise and change nothing."""
     path = MAPS / "variants" / "europe.yaml"
@@ -158,6 +161,7 @@ def test_every_legal_action_is_accepted_and_every_other_refused_without_change()
         steps += 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,n", [("usa", 4), ("europe", 3), ("marklin", 2), ("paris", 2)])
 def test_legal_claims_are_exactly_the_claims_the_rules_accept(name, n):
     """Every (track, payment) the claim rules accept is listed by legal_actions, and nothing else: checked
@@ -255,6 +259,7 @@ def run(*args):
     return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
 
+@pytest.mark.slow
 def test_cli_new_legal_apply_show(tmp_path):
     usa = str(MAPS / "variants" / "usa.yaml")
     s0 = tmp_path / "s0.yaml"
@@ -282,6 +287,7 @@ def test_cli_new_legal_apply_show(tmp_path):
     assert load_state(s1) == s
 
 
+@pytest.mark.slow
 def test_cli_refuses_an_illegal_action_naming_the_rule_and_writes_nothing(tmp_path):
     s0 = tmp_path / "s0.yaml"
     run("state", "new", str(MAPS / "variants" / "usa.yaml"), "-p", "2", "-s", "3", "-o", str(s0))
@@ -383,6 +389,7 @@ def test_golden_playthrough_replays_to_the_same_result(path):
     assert dict(sorted(s.counters.items())) == record["counters"]
 
 
+@pytest.mark.slow
 def test_starved_deck_reaches_every_open_case_and_keeps_the_invariants():
     """A deck of mostly locomotives on the tiny board: passing, all passing, the redeal loop, one-card draws."""
     total: dict[str, int] = {}

@@ -17,6 +17,9 @@ import pytest
 from ttr_maps.load import load, read_source
 from ttr_maps.load.source import MAX_BYTES, MAX_DEPTH, MAX_NODES
 
+# End-to-end: real renders, PDFs or processes (`python -m pytest -m "not slow"` leaves them out).
+pytestmark = pytest.mark.slow
+
 TIMEOUT_S = 60
 MEMORY_CAP = 3 * 1024**3
 BOARD_HEAD = "format: ttr-board/1\nmeta: {title: t}\n"

@@ -40,6 +40,7 @@ def _configs():
         yield pytest.param(path, players.max, id=f"{path.stem}-{players.max}p", marks=pytest.mark.slow)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path,n", list(_configs()))
 def test_every_listed_action_reads_back_as_itself(path, n):
     """A game where players mostly draw, so hands grow and the payments with many locomotives that the

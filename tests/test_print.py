@@ -16,6 +16,9 @@ from ttr_maps.model.board import Board
 from ttr_maps.render import PrintOptions, build_pdf, tile_board
 from ttr_maps.render.text import pdf_safe
 
+# End-to-end: real renders, PDFs or processes (`python -m pytest -m "not slow"` leaves them out).
+pytestmark = pytest.mark.slow
+
 BUNDLED = sorted(MAPS.glob("*/*.yaml")) + sorted((ROOT / "examples").glob("*.yaml"))
 
 

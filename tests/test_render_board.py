@@ -16,6 +16,9 @@ from ttr_maps.model.board import Board
 from ttr_maps.render import BoardOptions, plan_board, render_board
 from ttr_maps.render.palette import Palette
 
+# End-to-end: real renders, PDFs or processes (`python -m pytest -m "not slow"` leaves them out).
+pytestmark = pytest.mark.slow
+
 SVG = "{http://www.w3.org/2000/svg}"
 BUNDLED = sorted(MAPS.glob("*/*.yaml")) + sorted((ROOT / "examples").glob("*.yaml"))
 

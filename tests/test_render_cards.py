@@ -14,6 +14,9 @@ from ttr_maps.render import BoardOptions, Card, card_context, cards_for, plan_bo
 from ttr_maps.render.cards import LONG_BAND
 from ttr_maps.render.rules import brief, sections
 
+# End-to-end: real renders, PDFs or processes (`python -m pytest -m "not slow"` leaves them out).
+pytestmark = pytest.mark.slow
+
 SVG = "{http://www.w3.org/2000/svg}"
 
 

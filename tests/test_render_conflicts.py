@@ -24,6 +24,7 @@ LIMITS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(LIMITS))
 def test_bundled_boards_stay_at_or_below_the_measured_conflicts(name):
     variant, board = load_variant(MAPS / "variants" / f"{name}.yaml")

@@ -18,6 +18,9 @@ from conftest import MAPS
 from ttr_maps.load import load_variant
 from ttr_maps.render import BoardOptions, PrintOptions, build_pdf, card_context, cards_for, plan_board, render_board, render_card
 
+# End-to-end: real renders, PDFs or processes (`python -m pytest -m "not slow"` leaves them out).
+pytestmark = pytest.mark.slow
+
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("TTR_UPDATE_GOLDEN") == "1"
 

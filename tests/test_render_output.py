@@ -13,6 +13,9 @@ from conftest import MAPS
 from ttr_maps.cli.main import cli
 from ttr_maps.fileio import OutputError, write_atomic, write_output
 
+# End-to-end: real renders, PDFs or processes (`python -m pytest -m "not slow"` leaves them out).
+pytestmark = pytest.mark.slow
+
 BOARD = str(MAPS / "boards" / "usa.yaml")
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc, /sys and /dev")
 

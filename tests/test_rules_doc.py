@@ -3,6 +3,7 @@ section of it that a message, report, docstring or page cites exists."""
 
 from __future__ import annotations
 
+import pytest
 import re
 from pathlib import Path
 
@@ -53,11 +54,13 @@ def test_slug_matches_github():
     assert slug("A turn, phase by phase") == "a-turn-phase-by-phase"
 
 
+@pytest.mark.slow
 def test_nothing_cites_the_spec_file_users_do_not_have():
     citing = [str(rel) for rel, text in project_files() if SPEC_NAME in text]
     assert not citing, f"cite docs/rules.md#section instead of {SPEC_NAME} in: {citing}"
 
 
+@pytest.mark.slow
 def test_every_cited_section_of_rules_md_exists():
     have = anchors(RULES)
     missing = sorted(

@@ -139,6 +139,7 @@ def test_a_network_too_large_for_an_exact_longest_path_is_refused_not_searched_f
     assert "A: the longest continuous path of a network of 112 routes with 49 independent loops is too large" in result.output
 
 
+@pytest.mark.slow
 def test_too_many_station_borrowings_are_refused_with_the_reason(tmp_path):
     """A fan Europe with nine free stations, all built next to an opponent's dense network: the borrowing
     search is refused past its limit with the stations and their choices named, exit 1."""

@@ -39,6 +39,7 @@ def test_seeds_and_seats_depend_only_on_the_run_and_the_index():
     assert seat_bots(("a", "b", "c"), 5) == ["c", "a", "b"]
 
 
+@pytest.mark.slow
 def test_records_are_identical_for_one_and_two_workers():
     spec = RunSpec(GameSource.from_file(PARIS, 3), ("expert", "random", "long-route"), 12, 9)
     one = list(run_games(spec, workers=1))
@@ -47,6 +48,7 @@ def test_records_are_identical_for_one_and_two_workers():
     assert [json.loads(x)["game"] for x in one] == list(range(12))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", [EUROPE, MARKLIN, PARIS], ids=["europe", "marklin", "paris"])
 def test_bots_play_the_same_with_views_built_from_the_engine_observation(variant):
     """The fast view hides what the observation hides: games are byte-identical with ObservationView.
@@ -69,6 +71,7 @@ def test_dask_local_cluster_gives_the_same_records():
     assert remote == local
 
 
+@pytest.mark.slow
 def test_output_folder_has_every_file(usa_run):
     out, summary = usa_run
     assert sorted(p.name for p in out.iterdir()) == ["records.jsonl", "report.html", "run.json", "summary.json"]
@@ -147,6 +150,7 @@ def test_report_is_self_contained_and_shows_the_board(usa_run):
     assert html.count("<svg") >= 8
 
 
+@pytest.mark.slow
 def test_cli_simulate_and_compare(tmp_path):
     runner = CliRunner()
     a, b = tmp_path / "a", tmp_path / "b"
@@ -246,6 +250,7 @@ def test_cli_output_that_is_a_file_is_bad_input(tmp_path):
     assert "1 bad input" in res.output and "2 usage error" in res.output
 
 
+@pytest.mark.slow
 def test_cli_unreachable_scheduler_leaves_no_folder(tmp_path):
     """A run that fails before writing (here a real Dask scheduler address nobody listens on) removes the
     folders it created, exit 1. Dask's own connect timeout setting shortens the wait from 30 s."""

@@ -110,6 +110,7 @@ def test_parallel_routes_are_distinct_edges():
     assert longest_trail(edges).length == 5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(40))
 def test_matches_brute_force_on_random_small_graphs(seed):
     rng = random.Random(seed)
@@ -127,6 +128,7 @@ def test_matches_brute_force_on_random_small_graphs(seed):
         assert is_trail(edges, trail.edges, terminals), (edges, terminals, trail)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(8))
 def test_numpy_search_matches_brute_force_and_the_plain_search(seed, monkeypatch):
     """Step 4 on numpy arrays (big networks) finds the same trail as the plain search, and the exact length."""
@@ -150,6 +152,7 @@ def test_numpy_search_matches_brute_force_and_the_plain_search(seed, monkeypatch
         assert vector.length == brute_trail(edges, terminals)
 
 
+@pytest.mark.slow
 def test_dense_fan_board_of_short_routes_stays_fast():
     """45 one-space routes in a 6x5 grid (c = 16): 2**16 cycle-space elements times 66 end pairs."""
     import time

@@ -30,6 +30,7 @@ def loader_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(validate, "run_selected", lambda *args, **kwargs: [])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_bundled_file_validates_clean(path: Path) -> None:
     result = run(str(path))

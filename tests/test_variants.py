@@ -200,6 +200,7 @@ def test_paris() -> None:
 EXAMPLES = ROOT / "examples"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.name)
 def test_example_validates_clean(path) -> None:
     result = CliRunner().invoke(cli, ["validate", "--strict", str(path)])

@@ -185,6 +185,7 @@ def test_json_and_unparsable_files_are_not_edited(tmp_path: Path) -> None:
         YamlFile.read(y)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["maps/boards/europe.yaml", "examples/vellmar.yaml", "maps/boards/usa.yaml"])
 def test_moving_places_on_bundled_boards_changes_only_their_lines(tmp_path: Path, name: str) -> None:
     p = tmp_path / Path(name).name

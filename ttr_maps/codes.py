@@ -20,15 +20,22 @@ DOC_PAGES = {
     "R": ("loading a file: references", "codes.md"),
     "V": ("loading a variant file", "codes.md"),
     "Q": ("a position file (`ttr-maps score`)", "scoring.md"),
+    "X": ("internal: a part of ttr-maps failed", "codes.md"),
 }
+
+# Codes that no family module registers (the studio reports X000 when a check crashes).
+OTHER_CODES = {"X000": ("internal-error", "A part of ttr-maps failed on this file instead of reporting a problem.")}
 
 
 def registered() -> dict[str, CodeInfo]:
     """Every registered code: each family registers its own when imported."""
     from .checks import registry  # noqa: F401
     from .engine import position_file  # noqa: F401
+    from .diagnostics import register_code
     from .load import codes  # noqa: F401
 
+    for code, (name, summary) in OTHER_CODES.items():
+        register_code(code, name, summary)
     return dict(sorted(CODES.items()))
 
 

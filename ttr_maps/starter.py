@@ -70,14 +70,25 @@ def starter_files(name: str, source: str = "blank") -> dict[Path, str]:
         levels, accepted = bundled_settings(board)
         if accepted:
             levels["G006"] = "info"
-        if levels and not re.search(r"^checks:", board, re.MULTILINE):
-            board += (
-                f"# The settings this board has as a bundled board (maps/ttr-maps.toml of ttr-maps, docs/checks.md):\n"
-                + ("# D005 off: places sit at their real positions, so drawn lengths follow geography, not spaces.\n" if "D005" in levels else "")
-                + (f"# G006 info: the published tickets {', '.join(accepted)} are priced above their shortest path, as printed.\n" if accepted else "")
-                + "# Delete a setting to see those findings as warnings again.\n"
-                + "checks: {" + ", ".join(f'{k}: "{v}"' for k, v in levels.items()) + "}\n"
-            )
+        board = _with_checks(board, levels, accepted)
     board = with_modeline(set_key(board, "title", title, indent="  "), "board", folder)
     rules = with_modeline(set_key(set_key(rules, "board", f"{stem}.yaml"), "name", title), "variant", folder)
     return {board_path: board, rules_path: rules}
+
+
+def _with_checks(board: str, levels: dict[str, str], accepted: list[str]) -> str:
+    """The board with `levels` added to its own `checks:` (a flow mapping, as the bundled boards
+    write it, or a new line at the end), and a comment saying why."""
+    if not levels:
+        return board
+    why = ("# Settings this board has as a bundled board (maps/ttr-maps.toml of ttr-maps, docs/checks.md)"
+           + (f": G006 info, as the published tickets {', '.join(accepted)} are priced above their shortest path, as printed" if accepted else "")
+           + ". Delete a setting to see those findings as warnings again.\n")
+    entries = ", ".join(f'{k}: "{v}"' for k, v in levels.items())
+    line = re.search(r"^checks: *\{(.*)\} *$", board, re.MULTILINE)
+    if line:
+        inside = line.group(1).strip()
+        return board[: line.start()] + why + f"checks: {{{entries}{', ' + inside if inside else ''}}}" + board[line.end():]
+    if re.search(r"^checks:", board, re.MULTILINE):  # a block mapping: leave it as the user would find it
+        return board
+    return board + why + f"checks: {{{entries}}}\n"
