@@ -1,8 +1,9 @@
 """Every diagnostic code any command prints, with its documentation: `ttr-maps explain CODE`.
 
 The design checks (G, D, B, C) carry their documentation in their modules; the
-loader's codes (P, S, R, V) and the position file's (Q) are documented in a table
-row each, `| CODE | name | meaning | fix |`, of docs/codes.md and docs/scoring.md
+loader's codes (P, S, R, V), the position file's (Q) and the state file's (T) are
+documented in a table row each, `| CODE | name | meaning | fix |`, of docs/codes.md,
+docs/scoring.md and docs/engine.md
 (tests keep those tables in step with the registries). The docs folder installs with
 the package, so this works from a wheel too.
 """
@@ -20,6 +21,7 @@ DOC_PAGES = {
     "R": ("loading a file: references", "codes.md"),
     "V": ("loading a variant file", "codes.md"),
     "Q": ("a position file (`ttr-maps score`)", "scoring.md"),
+    "T": ("a game state file (`ttr-maps state`)", "engine.md"),
     "X": ("internal: a part of ttr-maps failed", "codes.md"),
 }
 
@@ -30,7 +32,7 @@ OTHER_CODES = {"X000": ("internal-error", "A part of ttr-maps failed on this fil
 def registered() -> dict[str, CodeInfo]:
     """Every registered code: each family registers its own when imported."""
     from .checks import registry  # noqa: F401
-    from .engine import position_file  # noqa: F401
+    from .engine import position_file, statefile  # noqa: F401
     from .diagnostics import register_code
     from .load import codes  # noqa: F401
 
@@ -60,8 +62,8 @@ def doc_row(code: str) -> DocRow | None:
         return None
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 4 and cells[0] == code:
-            return DocRow(cells[2], cells[3], f"docs/{page}")
+        if len(cells) >= 3 and cells[0] == code:  # the fix column is optional
+            return DocRow(cells[2], cells[3] if len(cells) >= 4 else "", f"docs/{page}")
     return None
 
 
