@@ -5,7 +5,7 @@
 (() => {
   const { el } = TTR;
   const SVGNS = "http://www.w3.org/2000/svg";
-  const PX = 3.2;  // screen pixels per canvas millimetre
+  let PX = 3.2;  // screen pixels per canvas millimetre: set so the whole board fits the window
   const params = new URLSearchParams(location.search);
   const BOT_DELAY = Math.max(0, Number(params.get("delay") || 700));
   const SEAT_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
@@ -52,6 +52,8 @@
   // --- the board ---------------------------------------------------------------------------
 
   function drawBoard() {
+    const box = $("view");
+    PX = Math.max(0.5, Math.min(box.clientWidth / board.width, box.clientHeight / board.height));
     const doc = new DOMParser().parseFromString(board.svg, "image/svg+xml");
     const svg = document.importNode(doc.documentElement, true);
     for (const s of svg.querySelectorAll("script, foreignObject")) s.remove();
@@ -229,6 +231,7 @@
   }
 
   $("close-over").addEventListener("click", () => { $("over").hidden = true; });
+  window.addEventListener("resize", () => { if (board) { drawBoard(); if (view) drawLayer(); } });
 
   (async () => {
     board = await TTR.get("/api/board");
