@@ -153,7 +153,7 @@ def play_app(table: Table) -> Starlette:
 
 
 class Refused(Exception):
-    """A move the table refused: 409 with the message and the rule (`name (docs/rules.md#anchor)`) apart."""
+    """A move the table refused: 409 with the message and the rule (its name and its section of the rules page) apart."""
 
     def __init__(self, message: str, rule: str | None):
         super().__init__(message)
