@@ -63,6 +63,8 @@ def check_invariants(s: State) -> None:
             counts[color] += nc
         counts[t.LOCO] += nl
         counts[t.BIG] += nb
+        for k, m in enumerate(s.tunnel.stand_ins):
+            counts[k] += m
     assert counts == t.deck_counts, "cards are conserved kind by kind"
     for p in range(g.num_players):
         assert s.trains[p] + sum(t.t_len[tid] for tid in s.claims[p]) == v.trains

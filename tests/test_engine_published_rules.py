@@ -20,10 +20,14 @@ def _tiny() -> tuple[Variant, Board]:
     return load_variant(TINY)
 
 
+# The tiny variant without passengers (no decision after a claim) and with more cards of each colour.
+PLAIN = {"passengers": {"count": 0}, "cards": {"colors": {"red": 8, "blue": 8, "green": 8}, "passengers": 0}}
+
+
 def tiny_game(players: int = 2, board: dict | None = None, **rules) -> Game:
-    """The tiny test variant with `rules` merged into its settings (and `board` into its board)."""
+    """The tiny test variant (PLAIN) with `rules` merged into its settings (and `board` into its board)."""
     variant, b = _tiny()
-    v = Variant.model_validate(merge(variant.model_dump(by_alias=True), rules))
+    v = Variant.model_validate(merge(merge(variant.model_dump(by_alias=True), PLAIN), rules))
     if board:
         b = Board.model_validate(merge(b.model_dump(by_alias=True), board))
     return Game(v, b, players)
@@ -105,10 +109,13 @@ def bot_records(name: str, players: int, games: int = 2) -> list[dict]:
 def test_bots_play_fjordland_to_the_end_by_its_rules():
     """Bots claim routes where locomotives may not pay (legally: the engine refuses anything else) and
     finish the game by running out of trains, not by passing."""
-    for rec in bot_records("fjordland", 2):
+    records = bot_records("fjordland", 2)
+    for rec in records:
         assert rec["end"] == "trains" and rec["counters"]["all-passed"] == 0
         assert min(seat["trains_left"] for seat in rec["seats"]) <= 2
         assert all(seat["breakdown"]["routes"] >= 25 for seat in rec["seats"])
+    # They pay ferries with stand-ins too, and the report counts it.
+    assert sum(rec["counters"].get("claims-with-stand-ins", 0) for rec in records) >= 1
 
 
 def test_printed_rules_say_where_locomotives_pay():
@@ -118,3 +125,107 @@ def test_printed_rules_say_where_locomotives_pay():
     text = " ".join(line for _h, lines in sections(g.variant, g.board) for line in lines)
     assert "Locomotives pay only on ferries and tunnels." in text
     assert "Locomotives pay only on ferries and tunnels." in brief(g.variant, g.board)
+    assert "On a ferry, any 3 cards may stand in for each locomotive its marks need." in text
+    assert "On Polar Camp-Farholm, any 4 cards may stand in for each card of the route." in text
+
+
+# ------------------------------------------------------------------ stand-ins
+# docs/rules.md#stand-ins: "on a ferry, N cards of any colours may stand in for each locomotive its marks
+# need"; "on a named route, N cards of any colours may stand in for any one card of that route".
+
+FERRY_3 = {"cards": {"locomotives_only_on": ["tunnels"]}, "stand_ins": {"ferry": 3}}
+
+
+def test_three_cards_of_any_colours_stand_in_for_a_ferry_locomotive():
+    s = make(tiny_game(**FERRY_3), seats={0: {"hand": {"red": 5}}})
+    assert claims_of(s, "b-d") == {"claim b-d gray 1red+1standin"}  # no locomotive may pay: the mark needs stand-ins
+    do(s, "claim b-d 1red+1standin")
+    assert s.phase_name == "stand-ins" and hand(s, 0) == {"red": 5}  # nothing paid until every stand-in is given
+    assert legal_texts(s) == ["standin 3red"]
+    do(s, "standin 3red")
+    assert hand(s, 0) == {"red": 1} and s.scores[0] == 2 and s.trains[0] == 4
+    assert s.discard_total == 4 and s.current_player() == 1
+
+
+def test_stand_ins_are_given_colour_by_colour_each_choice_once():
+    s = make(tiny_game(**FERRY_3), seats={0: {"hand": {"red": 2, "blue": 2, "green": 1}}})
+    do(s, "claim b-d 1red+1standin")
+    # Left to give from: 1 red, 2 blue, 1 green; three are owed. Every choice of three is one path.
+    assert legal_texts(s) == ["standin 1red", "standin 2blue"]
+    refused(s, "standin 1green", errors.R_STAND_IN)  # green alone cannot make three
+    paths = set()
+    for first in legal_texts(s):
+        s1 = s.clone()
+        do(s1, first)
+        stack = [(s1, [first])]
+        while stack:
+            st, path = stack.pop()
+            if st.phase_name != "stand-ins":
+                paths.add(tuple(path))
+                continue
+            for nxt in legal_texts(st):
+                s2 = st.clone()
+                do(s2, nxt)
+                stack.append((s2, path + [nxt]))
+    assert paths == {
+        ("standin 1red", "standin 2blue"), ("standin 1red", "standin 1blue", "standin 1green"),
+        ("standin 2blue", "standin 1green"),
+    }
+    do(s, "standin 2blue")
+    refused(s, "standin 1red", errors.R_STAND_IN)  # red comes before blue: too late
+    do(s, "standin 1green")
+    assert hand(s, 0) == {"red": 1} and s.current_player() == 1
+
+
+def test_with_locomotives_a_ferry_may_still_take_stand_ins():
+    g = tiny_game(stand_ins={"ferry": 3})
+    s = make(g, seats={0: {"hand": {"red": 4, "locomotive": 1}}})
+    # The locomotive pays the mark, or the ordinary space while three cards stand in for the mark.
+    assert claims_of(s, "b-d") == {"claim b-d gray 1red+1loco", "claim b-d gray 1red+1standin", "claim b-d gray 1loco+1standin"}
+    refused(s, "claim b-d 2red", errors.R_FERRY)
+    refused(s, "claim b-d 2standin", errors.R_STAND_IN)  # one mark: at most one stand-in
+
+
+def test_four_cards_stand_in_for_any_card_of_a_named_route():
+    g = tiny_game(stand_ins={"routes": {"b-c": 4}})
+    s = make(g, seats={0: {"hand": {"red": 2, "blue": 3}}})
+    assert claims_of(s, "b-c") == {
+        "claim b-c gray.0 2red", "claim b-c gray.1 2red", "claim b-c gray.0 2blue", "claim b-c gray.1 2blue",
+        "claim b-c gray.0 1red+1standin", "claim b-c gray.1 1red+1standin",
+        "claim b-c gray.0 1blue+1standin", "claim b-c gray.1 1blue+1standin",
+    }
+    refused(s, "claim b-c 2standin", errors.R_STAND_IN)  # 8 cards would be needed, the hand has 5
+    assert claims_of(s, "c-d") == {"claim c-d blue 1blue"}  # an unnamed route takes no stand-ins
+    refused(s, "claim c-d 1standin", errors.R_STAND_IN)
+    do(s, "claim b-c gray.0 1red+1standin")
+    assert legal_texts(s) == ["standin 1red"]  # four owed: the last red and the three blue
+    do(s, "standin 1red", "standin 3blue")
+    assert hand(s, 0) == {} and s.scores[0] == 2
+
+
+def test_a_tunnel_with_stand_ins_turns_up_its_cards_after_them_and_gives_all_back_if_abandoned():
+    g = tiny_game(stand_ins={"routes": {"a-d": 2}})
+    s = make(g, seats={0: {"hand": {"green": 2, "red": 2}}}, cards={"deck_top": ["green", "red", "blue"]})
+    do(s, "claim a-d 2green+1standin", "standin 2red")
+    assert s.phase_name == "tunnel" and s.tunnel.extra == 1  # the green turned up matches the route's own cards
+    assert legal_texts(s) == ["tunnel abandon"]
+    assert s.card_total() == s.t.deck_size
+    do(s, "tunnel abandon")
+    assert hand(s, 0) == {"green": 2, "red": 2} and s.current_player() == 1
+
+
+def test_a_claim_waiting_for_stand_ins_is_saved_and_loaded():
+    s = make(tiny_game(**FERRY_3), seats={0: {"hand": {"red": 2, "blue": 2, "green": 1}}})
+    do(s, "claim b-d 1red+1standin", "standin 1red")
+    data = s.to_dict() | {"variant": "tiny.yaml"}
+    assert data["pending"]["stand_ins"] == {"route": "b-d", "track": 0, "paid": "1red", "count": 1, "given": {"red": 1}}
+    again = State.from_dict(s.game, data)
+    assert again == s and legal_texts(again) == legal_texts(s) == ["standin 2blue", "standin 1blue"]
+
+
+def test_stand_in_notation_reads_and_writes():
+    g = tiny_game(**FERRY_3)
+    s = make(g, seats={0: {"hand": {"red": 2, "blue": 2}}})
+    (a,) = g.parse_actions("claim b-d 1red+1standin", s)
+    assert a.stand_ins == 1 and g.action_text(a) == "claim b-d gray 1red+1standin"
+    assert [g.action_text(x) for x in g.parse_actions("standin 1red+2blue")] == ["standin 1red", "standin 2blue"]

@@ -55,6 +55,7 @@ class BoardData:
         self.ferry = tuple(t.t_ferry[tids[0]] if tids else 0 for tids in t.route_tids)
         self.tunnel = tuple(bool(t.t_tunnel[tids[0]]) if tids else False for tids in t.route_tids)
         self.loco_ok = tuple(bool(t.t_loco_ok[tids[0]]) if tids else True for tids in t.route_tids)
+        self.stand_in = tuple(t.t_stand_in[tids[0]][0] if tids else 0 for tids in t.route_tids)  # cards per stand-in
         # Track colours per route (-1 gray, -2 never claimable in this variant).
         self.track_colors = tuple(tuple(t.t_color[tid] for tid in tids) for tids in t.route_tids)
         self.track_ok = tuple(t.t_color[tid] != -2 and t.t_ferry[tid] <= t.t_len[tid] for tid in range(t.NT))
@@ -572,7 +573,7 @@ def cheapest_claim(bd: BoardData, options: list[ClaimTrack], hand: list[int], ot
     for a in options:
         counts = t.payment_counts(a.payment)
         color, nc, nl, nb, _ = counts
-        cost = nl * 2.5 + nb * 2.0
+        cost = nl * 2.5 + nb * 2.0 + a.stand_ins * bd.stand_in[a.route] * 1.2
         if nc:
             spare = hand[color] - nc
             keep_for = other_need[color] if other_need is not None else 0

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ..engine.game import Game, State
 
 # Phases, as in ttr_maps.engine.game.PHASE_NAMES.
-PHASES = ("turn", "second-draw", "keep-tickets", "announce-mix", "tunnel", "flag", "place-passenger", "journey", "over")
+PHASES = ("turn", "second-draw", "keep-tickets", "announce-mix", "tunnel", "flag", "place-passenger", "journey", "over", "stand-ins")
 TURN, SECOND, KEEP, MIX, TUNNEL, FLAG, PASSENGER, JOURNEY, OVER = range(9)
 _PHASE_INDEX = {name: i for i, name in enumerate(PHASES)}
 

@@ -73,10 +73,19 @@ class ClaimTrack(Action):
     route: int
     track: int
     payment: Payment
+    stand_ins: int = 0  # cards of the route paid by stand-ins instead (docs/rules.md#stand-ins), given next
 
     def text(self, route_id: str | None = None) -> str:
         name = route_id if route_id is not None else f"#{self.route}"
-        return f"claim {name} {self.track} {payment_text(self.payment)}"
+        return f"claim {name} {self.track} {claim_payment_text(self)}"
+
+
+def claim_payment_text(claim: ClaimTrack) -> str:
+    """`3red+1loco`, and `+2standin` when two of the route's cards are paid by stand-ins."""
+    text = payment_text(claim.payment)
+    if claim.stand_ins:
+        text = ("" if text == "0" else text + "+") + f"{claim.stand_ins}standin"
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +199,16 @@ class SkipFlag(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class GiveStandIns(Action):
+    """Give stand-in cards for a claim: cards of one colour, the colours in the game's order (docs/rules.md#stand-ins)."""
+
+    payment: Payment
+
+    def text(self, route_id: str | None = None) -> str:
+        return f"standin {payment_text(self.payment)}"
+
+
+@dataclass(frozen=True, slots=True)
 class Pass(Action):
     """Only legal when nothing else is (docs/rules.md#no-legal-action)."""
 
@@ -199,5 +218,5 @@ class Pass(Action):
 
 ACTION_TYPES: tuple[type[Action], ...] = (
     DrawFaceUp, DrawBlind, ClaimTrack, DrawTickets, KeepTickets, BuildStation, PayTunnel, AbandonTunnel,
-    PlacePassenger, SkipPassenger, MovePassenger, StopPassenger, SetFlag, SkipFlag, Pass,
+    PlacePassenger, SkipPassenger, MovePassenger, StopPassenger, SetFlag, SkipFlag, Pass, GiveStandIns,
 )

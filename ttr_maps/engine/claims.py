@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import stand_ins
 from .actions import ClaimTrack
 from .errors import R_BIG_LOCO, R_CLAIM, R_FERRY, R_LOCO_ONLY, R_PARALLEL, R_TRAINS, IllegalAction
 
@@ -46,7 +47,10 @@ def legal_claims(state: State, out: list) -> None:
     looked up colour by colour (a gray track takes any one colour), which keeps their keys few.
     """
     p = state.current
-    _claims_for(state.game, state.hands[p], state.trains[p], state.group_open[p], out)
+    game = state.game
+    _claims_for(game, state.hands[p], state.trains[p], state.group_open[p], out)
+    if game.t.stand_in_groups:
+        stand_ins.legal_claims(game, state.hands[p], state.trains[p], state.group_open[p], out)
 
 
 def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list) -> None:
@@ -180,6 +184,10 @@ class RouteLegal(list):
             length = g.length
             if length > trains:
                 continue
+            if g.stand_in:
+                if stand_ins.claimable(t, g, hand, trains):
+                    return True
+                continue
             wild = g.wild(hand[t.LOCO], hand[t.BIG])
             if wild < g.ferry:
                 continue
@@ -201,6 +209,8 @@ class RouteLegal(list):
             if gi >= 0:
                 mask[gi] |= gopen[gi] & bit
         _claims_for(self._game, self._hand, self._trains, mask, out)
+        if t.stand_in_groups:
+            stand_ins.legal_claims(self._game, self._hand, self._trains, mask, out)
         return out
 
 
@@ -266,6 +276,12 @@ def claimable_routes(t: Tables, hand: list[int], trains: int, gopen: list[int]) 
                     out[r] = [tid]
                 else:
                     lst.append(tid)
+    for gi, g in t.stand_in_groups:  # listed after the others, as legal_claims lists their claims
+        open_mask = gopen[gi]
+        if open_mask and stand_ins.claimable(t, g, hand, trains):
+            for j, tid in enumerate(g.tids):
+                if open_mask >> j & 1:
+                    out.setdefault(t_route[tid], []).append(tid)
     return out
 
 
@@ -328,7 +344,11 @@ def check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int, 
     color, nc, nl, nb, npass = counts
     if npass:
         raise IllegalAction("passenger cards cannot pay for a route", R_CLAIM)
-    if nc + nl + nb != length:
+    n_in = action.stand_ins
+    stand_ins.check(state, tid, counts, n_in, rid)
+    if nc + nl + nb + n_in != length:
+        if n_in:
+            raise IllegalAction(f"{rid} has {length} spaces: {n_in} paid by stand-ins, {length - n_in} by cards; the payment has {nc + nl + nb}", R_CLAIM)
         raise IllegalAction(f"{rid} has {length} spaces but the payment has {nc + nl + nb} cards", R_CLAIM)
     want = t.t_color[tid]
     if nc and want >= 0 and color != want:
@@ -339,9 +359,10 @@ def check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int, 
         raise IllegalAction(f"a +4 locomotive is wild only on routes of {t.big_min} or more spaces; {rid} has {length}", R_BIG_LOCO)
     if (nl or nb) and not t.t_loco_ok[tid]:
         raise IllegalAction(f"locomotives pay only on {' and '.join(state.game.variant.cards.locomotives_only_on)}; {rid} is neither", R_LOCO_ONLY)
-    ferry = t.t_ferry[tid]
+    ferry = t.t_ferry[tid] - n_in
     if nl + nb < ferry:
-        raise IllegalAction(f"the ferry {rid} needs {ferry} locomotives; the payment has {nl + nb}", R_FERRY)
+        need = f"{ferry} locomotives" + (f" besides its {n_in} stand-ins" if n_in else "")
+        raise IllegalAction(f"the ferry {rid} needs {need}; the payment has {nl + nb}", R_FERRY)
     hand = state.hands[p]
     if (nc and hand[color] < nc) or hand[t.LOCO] < nl or hand[t.BIG] < nb:
         raise IllegalAction(f"player {p} does not hold the cards {action.payment}", R_CLAIM)

@@ -16,7 +16,7 @@ from typing import Any, Iterable
 
 from ..model.board import Board
 from ..model.variant import Variant
-from . import cards, claims, flags, passengers, stations, tickets, tunnels
+from . import cards, claims, flags, passengers, stand_ins, stations, tickets, tunnels
 from .actions import (
     AbandonTunnel,
     Action,
@@ -25,6 +25,7 @@ from .actions import (
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
+    GiveStandIns,
     KeepTickets,
     MovePassenger,
     Pass,
@@ -41,8 +42,8 @@ from .tables import Tables
 PASS = Pass()
 
 # Phases: what kind of decision the current player faces.
-PH_TURN, PH_SECOND, PH_KEEP, PH_SETUP_MIX, PH_TUNNEL, PH_FLAG, PH_PASSENGER, PH_JOURNEY, PH_OVER = range(9)
-PHASE_NAMES = ("turn", "second-draw", "keep-tickets", "announce-mix", "tunnel", "flag", "place-passenger", "journey", "over")
+PH_TURN, PH_SECOND, PH_KEEP, PH_SETUP_MIX, PH_TUNNEL, PH_FLAG, PH_PASSENGER, PH_JOURNEY, PH_OVER, PH_STAND_IN = range(10)
+PHASE_NAMES = ("turn", "second-draw", "keep-tickets", "announce-mix", "tunnel", "flag", "place-passenger", "journey", "over", "stand-ins")
 PHASE_DOC = {
     PH_TURN: "at the start of a turn (draw cards, claim a route, draw tickets, build a station or move a passenger)",
     PH_SECOND: "taking the second card of a draw",
@@ -53,6 +54,7 @@ PHASE_DOC = {
     PH_PASSENGER: "deciding where to place a passenger after a claim",
     PH_JOURNEY: "moving a passenger",
     PH_OVER: "done: the game is over",
+    PH_STAND_IN: "giving the stand-in cards of a claim",
 }
 
 # Names of the open cases (docs/rules.md#open-cases) counted in every game record (docs/engine.md).
@@ -85,6 +87,7 @@ class Game:
         self.ticket_cache: dict[tuple, DrawTickets] = {}
         self.keep_cache: dict[tuple, KeepTickets] = {}
         self.move_cache: dict[tuple, MovePassenger] = {}
+        self.stand_in_cache: dict[tuple[int, int], GiveStandIns] = {}
         self.draw_tickets_plain = DrawTickets(())
         draw = variant.tickets.draw
         self.draw_piles = tuple(draw.mix) if draw.mix and draw.count > 0 else tuple(d.pile for d in draw.deal if d.count > 0)
@@ -123,12 +126,12 @@ class Game:
 class State:
     """A game position. Mutable: `apply` changes it in place; `clone` copies it."""
 
-    PH_TURN, PH_SECOND, PH_KEEP, PH_SETUP_MIX, PH_TUNNEL, PH_FLAG, PH_PASSENGER, PH_JOURNEY, PH_OVER = range(9)
+    PH_TURN, PH_SECOND, PH_KEEP, PH_SETUP_MIX, PH_TUNNEL, PH_FLAG, PH_PASSENGER, PH_JOURNEY, PH_OVER, PH_STAND_IN = range(10)
 
     __slots__ = (
         "game", "t", "seed", "rng", "deck", "discard", "discard_total", "face_up", "hands", "trains", "scores",
         "owner", "avail", "group_open", "route_mask", "claims", "station_owner", "stations", "piles", "boxed", "aside", "kept",
-        "offers", "in_setup", "setup_stage", "setup_kept", "phase", "current", "tunnel", "pending_route",
+        "offers", "in_setup", "setup_stage", "setup_kept", "phase", "current", "tunnel", "pending_route", "stand_ins",
         "pending_flag", "passengers_unplaced", "passenger_at", "passengers_moved", "journey", "goods", "goods_at",
         "goods_taken", "flag_cards", "flag_sets", "final_left", "passes", "turns", "counters", "history",
         "redeal_locos", "redeal_passengers", "face_up_loco_rule", "row_stopped", "_sheet",
@@ -194,6 +197,7 @@ class State:
         self.phase = PH_TURN
         self.current = 0
         self.tunnel: tunnels.PendingTunnel | None = None
+        self.stand_ins: stand_ins.PendingStandIns | None = None
         self.pending_route = -1
         self.pending_flag = -1
         self.passengers_unplaced = [v.passengers.count] * n
@@ -261,6 +265,8 @@ class State:
             passengers.legal_place(self, out)
         elif ph == PH_JOURNEY:
             passengers.legal_journey(self, out)
+        elif ph == PH_STAND_IN:
+            stand_ins.legal(self, out)
         return out
 
     def apply(self, action: Action) -> None:
@@ -433,6 +439,7 @@ class State:
         s.phase = self.phase
         s.current = self.current
         s.tunnel = self.tunnel.copy() if self.tunnel is not None else None
+        s.stand_ins = self.stand_ins.copy() if self.stand_ins is not None else None
         s.pending_route = self.pending_route
         s.pending_flag = self.pending_flag
         s.passengers_unplaced = self.passengers_unplaced[:]
@@ -470,7 +477,7 @@ class State:
             self.journey.key() if self.journey else None, tuple(map(tuple, self.goods)),
             tuple(map(tuple, self.goods_taken)), tuple(map(tuple, self.flag_cards)), tuple(self.flag_sets),
             self.final_left, self.passes, self.turns, tuple(sorted(self.counters.items())),
-            tuple(map(tuple, self.claims)), self.row_stopped,
+            tuple(map(tuple, self.claims)), self.row_stopped, self.stand_ins.key() if self.stand_ins else None,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -505,7 +512,7 @@ class State:
         n = len(self.deck) + self.discard_total + sum(1 for k in self.face_up if k >= 0)
         n += sum(map(sum, self.hands))
         if self.tunnel is not None:
-            n += len(self.tunnel.revealed) + sum(self.tunnel.paid[1:])
+            n += len(self.tunnel.revealed) + sum(self.tunnel.paid[1:]) + sum(self.tunnel.stand_ins)
         n += sum(map(len, self.flag_cards))
         return n
 
@@ -568,7 +575,9 @@ def _draw_blind_second(s: State, a: DrawBlind) -> None:
 
 def _claim(s: State, a: ClaimTrack) -> None:
     tid, counts = claims.check_claim(s, a)
-    if s.t.t_tunnel[tid]:
+    if a.stand_ins:
+        stand_ins.start(s, tid, counts, a.stand_ins)
+    elif s.t.t_tunnel[tid]:
         tunnels.start(s, tid, counts)
     else:
         claims.take_payment(s, counts)
@@ -615,6 +624,7 @@ _BY_PAIR: dict[tuple[int, type], Any] = {
     (PH_SECOND, DrawBlind): _draw_blind_second,
     (PH_KEEP, KeepTickets): _keep,
     (PH_SETUP_MIX, DrawTickets): _draw_tickets,
+    (PH_STAND_IN, GiveStandIns): lambda s, a: stand_ins.apply_give(s, a),
     (PH_TUNNEL, PayTunnel): lambda s, a: tunnels.apply_pay(s, a),
     (PH_TUNNEL, AbandonTunnel): lambda s, a: tunnels.apply_abandon(s),
     (PH_FLAG, SetFlag): lambda s, a: flags.apply_set(s, a),

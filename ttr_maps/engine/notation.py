@@ -24,6 +24,7 @@ from .actions import (
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
+    GiveStandIns,
     KeepTickets,
     MovePassenger,
     Pass,
@@ -34,6 +35,7 @@ from .actions import (
     SkipFlag,
     SkipPassenger,
     StopPassenger,
+    claim_payment_text,
     payment_text,
 )
 from .passengers import ONE_CARD
@@ -50,8 +52,11 @@ class NotationError(ValueError):
 USAGE = (
     "actions: draw blind | draw faceup N | claim ROUTE [TRACK] PAYMENT | tickets [N ...] | keep [I ...] | "
     "station PLACE PAYMENT | tunnel pay PAYMENT | tunnel abandon | passenger PLACE | passenger skip | "
-    "move PLACE PLACE ... [stop] | move stop | flag COLOUR | flag skip | pass"
+    "move PLACE PLACE ... [stop] | move stop | flag COLOUR | flag skip | standin PAYMENT | pass"
 )
+
+# `2standin` in a claim's payment: two of the route's cards are paid by stand-ins (docs/rules.md#stand-ins).
+_STAND_IN = re.compile(r"([0-9]+)(?:standins?|stand-ins?)")
 
 # A payment part: a count (ASCII digits) and a card kind starting with a letter (`[a-z]` is ASCII only).
 _PART = re.compile(r"([0-9]+)([a-z][a-z0-9-]*)")
@@ -81,7 +86,7 @@ def action_text(game: Game, action: Action) -> str:
     if isinstance(action, ClaimTrack):
         t = game.t
         if isinstance(action.route, int) and 0 <= action.route < len(t.route_ids):
-            return f"claim {t.route_ids[action.route]} {track_token(game, action.route, action.track)} {payment_text(action.payment)}"
+            return f"claim {t.route_ids[action.route]} {track_token(game, action.route, action.track)} {claim_payment_text(action)}"
     return action.text()
 
 
@@ -213,10 +218,12 @@ def _parse_one(game: Game, tok: list[str], state: State | None) -> list[Action]:
             track = None
         if not rest:
             raise NotationError("the claim needs a payment, e.g. 3pink or 2pink+1loco")
-        payment = parse_payment(game, "+".join(rest))
+        parts = [x for x in re.split(r"[+,]", "+".join(rest)) if x]
+        stand_ins = sum(int(m.group(1)) for m in map(_STAND_IN.fullmatch, parts) if m)
+        payment = parse_payment(game, "+".join(x for x in parts if not _STAND_IN.fullmatch(x)) or "0")
         if track is None:
             track = _fitting_track(game, route, payment, state)
-        return [ClaimTrack(route, track, payment)]
+        return [ClaimTrack(route, track, payment, stand_ins)]
     if verb in ("tickets", "ticket"):
         return [DrawTickets(_ints(args, "tickets"))]
     if verb == "keep":
@@ -245,6 +252,11 @@ def _parse_one(game: Game, tok: list[str], state: State | None) -> list[Action]:
         if len(args) == 1:
             return [SetFlag(args[0])]
         raise NotationError("write `flag COLOUR` or `flag skip`")
+    if verb in ("standin", "standins", "stand-in", "stand-ins"):
+        if not args:
+            raise NotationError("write `standin PAYMENT`, e.g. `standin 2blue+1green` (cards of any colours)")
+        payment = parse_payment(game, "+".join(args))
+        return [GiveStandIns((part,)) for part in payment]
     if verb == "pass" and not args:
         return [Pass()]
     raise NotationError(f"cannot read '{' '.join(tok)}'; " + USAGE)

@@ -41,7 +41,7 @@ Count = Annotated[int, Field(ge=0, le=100_000)]
 # Counters of a whole game's events: bounded only by JSON's exact integers (a long game with many wild
 # cards makes thousands of face-up redeals; no rule caps how many a game may hold).
 Tally = Annotated[int, Field(ge=0, le=2**53 - 1)]
-Phase = Literal["turn", "second-draw", "keep-tickets", "announce-mix", "tunnel", "flag", "place-passenger", "journey", "over"]
+Phase = Literal["turn", "second-draw", "keep-tickets", "announce-mix", "tunnel", "flag", "place-passenger", "journey", "over", "stand-ins"]
 
 
 class _Strict(BaseModel):
@@ -112,6 +112,15 @@ class Tunnel(_Strict):
     paid: str = Field(description="The payment already made, e.g. `2red+1loco`.")
     revealed: list[Name] = Field(default_factory=list)
     extra: Count = Field(description="Extra cards still to pay.")
+    stand_ins: dict[Name, Count] = Field(default_factory=dict, description="Stand-in cards paid too, by colour.")
+
+
+class StandIns(_Strict):
+    route: Name
+    track: int = Field(default=0, ge=0, le=2)
+    paid: str = Field(description="The route's own cards, e.g. `3red` (they leave the hand with the stand-ins).")
+    count: int = Field(ge=1, le=99, description="Cards of the route paid by stand-ins.")
+    given: dict[Name, Count] = Field(default_factory=dict, description="Stand-in cards given so far, by colour (still in the hand).")
 
 
 class Journey(_Strict):
@@ -128,6 +137,7 @@ class Pending(_Strict):
     flag: Name | None = Field(default=None, description="The flag colour that may be set aside.")
     tunnel: Tunnel | None = None
     journey: Journey | None = None
+    stand_ins: StandIns | None = None
 
 
 class StateFile(_Strict):
@@ -268,6 +278,19 @@ def state_to_dict(state: State, variant_ref: str | None = None) -> dict[str, Any
             "paid": payment_text(t.payment(t.payment_id(*tun.paid))),
             "revealed": [kinds[k] for k in tun.revealed],
             "extra": tun.extra,
+        }
+        if tun.stand_ins:
+            pending["tunnel"]["stand_ins"] = {kinds[k]: m for k, m in enumerate(tun.stand_ins) if m}
+    if state.stand_ins is not None:
+        si = state.stand_ins
+        from .actions import payment_text
+
+        pending["stand_ins"] = {
+            "route": t.route_ids[t.t_route[si.tid]],
+            "track": t.t_track[si.tid],
+            "paid": payment_text(t.payment(t.payment_id(*si.paid))),
+            "count": si.count,
+            "given": {kinds[k]: m for k, m in enumerate(si.given) if m},
         }
     if state.journey is not None:
         j = state.journey
@@ -489,7 +512,13 @@ def _read_tunnel_cards(rd: _Reader, s: State) -> None:
         if c:
             rd.placed[k] += c
     revealed = [rd.card(x, at + ("revealed", i)) for i, x in enumerate(tunnel.revealed)]
-    s.tunnel = PendingTunnel(tid, paid, revealed, tunnel.extra, color if nc else -1)
+    aside = [0] * t.NC
+    for name, m in tunnel.stand_ins.items():
+        k = rd.card(name, at + ("stand_ins", name), m, key=True)
+        if k >= t.NC:
+            raise StateFileError("stand-ins are coloured train cards", at + ("stand_ins", name), "T014", key=True)
+        aside[k] += m
+    s.tunnel = PendingTunnel(tid, paid, revealed, tunnel.extra, color if nc else -1, tuple(aside) if any(aside) else ())
 
 
 def _read_tickets(rd: _Reader, s: State) -> None:
@@ -638,7 +667,9 @@ def _read_pending(rd: _Reader, s: State) -> None:
         used = {rd.route(r, at + ("used", i)) for i, r in enumerate(j.used)}
         visited = {rd.place(x, at + ("visited", i)) for i, x in enumerate(j.visited)}
         s.journey = Journey(start, rd.place(j.at, at + ("at",)), used, visited | {start})
-    for ph, obj in (("tunnel", s.tunnel), ("journey", s.journey)):
+    if pend.stand_ins is not None:
+        s.stand_ins = _pending_stand_ins(rd, s, pend.stand_ins)
+    for ph, obj in (("tunnel", s.tunnel), ("journey", s.journey), ("stand-ins", s.stand_ins)):
         if sf.phase == ph and obj is None:
             raise StateFileError(f"phase {ph} needs pending.{ph}", ("phase",), "T014")
         if sf.phase != ph and obj is not None:
@@ -649,6 +680,41 @@ def _read_pending(rd: _Reader, s: State) -> None:
         raise StateFileError("phase place-passenger needs pending.route", ("phase",), "T014")
     if sf.phase == "keep-tickets" and not s.offers[sf.current]:
         raise StateFileError(f"phase keep-tickets needs offered tickets for seat {sf.current}", ("phase",), "T014")
+
+
+def _pending_stand_ins(rd: _Reader, s: State, si: StandIns):
+    """A claim waiting for its stand-in cards (docs/rules.md#stand-ins), checked as the claim itself is."""
+    from .actions import ClaimTrack
+    from .claims import check_claim
+    from .errors import IllegalAction
+    from .stand_ins import PendingStandIns
+
+    t = rd.t
+    at = ("pending", "stand_ins")
+    tid = rd.track(si.route, si.track, at)
+    try:
+        pay = parse_payment(rd.game, si.paid)
+    except NotationError as exc:
+        raise StateFileError(str(exc), at + ("paid",), "T011") from None
+    given = [0] * t.NC
+    for name, m in si.given.items():
+        k = rd.kind(name, at + ("given", name), key=True)
+        if k >= t.NC:
+            raise StateFileError("stand-ins are coloured train cards", at + ("given", name), "T014", key=True)
+        given[k] += m
+    phase = s.phase
+    s.phase = s.PH_TURN
+    try:
+        tid, counts = check_claim(s, ClaimTrack(t.t_route[tid], t.t_track[tid], pay, si.count))
+    except IllegalAction as exc:
+        raise StateFileError(f"the claim is not legal here: {exc.reason}", at, "T014") from None
+    finally:
+        s.phase = phase
+    pend = PendingStandIns(tid, counts, si.count, given, max((k for k in range(t.NC) if given[k]), default=-1))
+    hand = s.hands[s.current]
+    if any(given[k] + (counts[1] if k == counts[0] else 0) > hand[k] for k in range(t.NC)) or pend.still(t) < 0:
+        raise StateFileError("more stand-in cards than the hand holds or the claim asks for", at + ("given",), "T014")
+    return pend
 
 
 def _history(game: Game, lines: list[str]) -> list[Action]:

@@ -23,6 +23,8 @@ class ClaimGroup:
     big_ok: bool
     tids: tuple[int, ...]
     loco_ok: bool = True  # locomotives may pay (cards.locomotives_only_on)
+    stand_in: int = 0  # cards of any colours that may stand in for one card (stand_ins); 0: none
+    stand_in_marks: bool = False  # they stand in only for a ferry mark's locomotive (else for any card)
 
     @property
     def wilds(self) -> int:
@@ -111,6 +113,13 @@ class Tables:
             for i in range(len(t_route))
         )
         self.NT = len(t_route)
+        # Stand-ins per track: (cards for one, only for a ferry's marks), or (0, False) where none stand in.
+        stand_ins = variant.stand_ins
+        named = {board.route_index[rid]: n for rid, n in stand_ins.routes.items() if rid in board.route_index}
+        self.t_stand_in = tuple(
+            (named[t_route[i]], False) if t_route[i] in named else (stand_ins.ferry, True) if stand_ins.ferry and t_ferry[i] else (0, False)
+            for i in range(self.NT)
+        )
         # Routes touching each place, for passengers and stations.
         self.place_routes: list[list[int]] = [[] for _ in range(self.NP)]
         for ri, (a, b) in enumerate(self.route_ends):
@@ -118,14 +127,15 @@ class Tables:
             if b != a:
                 self.place_routes[b].append(ri)
 
-        groups: dict[tuple[int, int, int, bool], list[int]] = {}
+        groups: dict[tuple[int, int, int, bool, int, bool], list[int]] = {}
         for tid in range(self.NT):
             if t_color[tid] == -2 or t_ferry[tid] > t_len[tid]:
                 continue
-            groups.setdefault((t_color[tid], t_len[tid], t_ferry[tid], not self.t_loco_ok[tid]), []).append(tid)
+            key = (t_color[tid], t_len[tid], t_ferry[tid], not self.t_loco_ok[tid]) + self.t_stand_in[tid]
+            groups.setdefault(key, []).append(tid)
         self.claim_groups = tuple(
-            ClaimGroup(c, ln, f, cards.big_locomotives.count > 0 and ln >= self.big_min, tuple(tids), not no_loco)
-            for (c, ln, f, no_loco), tids in sorted(groups.items())
+            ClaimGroup(c, ln, f, cards.big_locomotives.count > 0 and ln >= self.big_min, tuple(tids), not no_loco, per, marks)
+            for (c, ln, f, no_loco, per, marks), tids in sorted(groups.items())
         )
         # Each track's group and its bit in the group's open-track mask.
         self.tid_group: list[tuple[int, int]] = [(-1, 0)] * self.NT
@@ -138,8 +148,11 @@ class Tables:
         # Entries are plain tuples (gi, length, ferry, wilds, group) for fast unpacking in the hot loop.
         by_color: list[list[tuple[int, int, int, int, ClaimGroup]]] = [[] for _ in range(nc + 1)]
         for gi, g in enumerate(self.claim_groups):
-            by_color[g.color if g.color >= 0 else nc].append((gi, g.length, g.ferry, g.wilds, g))
+            if not g.stand_in:
+                by_color[g.color if g.color >= 0 else nc].append((gi, g.length, g.ferry, g.wilds, g))
         self.groups_by_color = tuple(tuple(sorted(x, key=lambda e: e[1])) for x in by_color)
+        # Groups where stand-ins may pay: their claims are listed apart (stand_ins.py), after the others.
+        self.stand_in_groups = tuple((gi, g) for gi, g in enumerate(self.claim_groups) if g.stand_in)
         self.route_points = dict(variant.scoring.routes)
 
         # Tickets and piles.
@@ -217,6 +230,9 @@ class Tables:
             self._pay_key[key] = pid
             self._pay_by_tuple[payment] = pid
         return pid
+
+    def payment_counts_by_id(self, pid: int) -> tuple[int, int, int, int, int]:
+        return self._pay_counts[pid]
 
     def payment(self, pid: int) -> Payment:
         return self._payments[pid]

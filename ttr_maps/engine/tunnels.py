@@ -18,20 +18,21 @@ ABANDON = AbandonTunnel()
 class PendingTunnel:
     """A tunnel claim waiting for its extra cards."""
 
-    __slots__ = ("tid", "paid", "revealed", "extra", "match")
+    __slots__ = ("tid", "paid", "revealed", "extra", "match", "stand_ins")
 
-    def __init__(self, tid: int, paid: tuple, revealed: list[int], extra: int, match: int):
+    def __init__(self, tid: int, paid: tuple, revealed: list[int], extra: int, match: int, stand_ins: tuple[int, ...] = ()):
         self.tid = tid
         self.paid = paid  # payment counts already taken from the hand
         self.revealed = revealed  # the turned-up cards
         self.extra = extra  # cards still to pay
         self.match = match  # colour the extra cards may be (-1: locomotives only)
+        self.stand_ins = stand_ins  # stand-in cards paid too, per colour (docs/rules.md#stand-ins); () for none
 
     def copy(self) -> PendingTunnel:
-        return PendingTunnel(self.tid, self.paid, list(self.revealed), self.extra, self.match)
+        return PendingTunnel(self.tid, self.paid, list(self.revealed), self.extra, self.match, self.stand_ins)
 
     def key(self) -> tuple:
-        return (self.tid, self.paid, tuple(self.revealed), self.extra, self.match)
+        return (self.tid, self.paid, tuple(self.revealed), self.extra, self.match, self.stand_ins)
 
 
 def big_ok(state: State, tid: int) -> bool:
@@ -49,8 +50,9 @@ def matches(state: State, kind: int, match: int, tid: int) -> bool:
     return match >= 0 and kind == match
 
 
-def start(state: State, tid: int, counts: tuple) -> None:
-    """Take the payment, turn up the cards and either finish the claim or ask for the extra cost."""
+def start(state: State, tid: int, counts: tuple, stand_in_cards: list[int] | None = None) -> None:
+    """Take the payment, turn up the cards and either finish the claim or ask for the extra cost.
+    Stand-in cards (docs/rules.md#stand-ins) have already left the hand; they are set aside with the payment."""
     take_payment(state, counts)
     reveal = state.game.variant.tunnels.reveal
     revealed: list[int] = []
@@ -62,7 +64,7 @@ def start(state: State, tid: int, counts: tuple) -> None:
         revealed.append(k)
     match = counts[0] if counts[1] else -1
     extra = sum(1 for k in revealed if matches(state, k, match, tid))
-    state.tunnel = PendingTunnel(tid, counts, revealed, extra, match)
+    state.tunnel = PendingTunnel(tid, counts, revealed, extra, match, tuple(stand_in_cards) if stand_in_cards and any(stand_in_cards) else ())
     if extra == 0:
         finish(state, ())
     else:
@@ -129,6 +131,9 @@ def finish(state: State, extra: tuple) -> None:
     discard_payment(state, tun.paid)
     if extra:
         discard_payment(state, extra)
+    for k, m in enumerate(tun.stand_ins):
+        if m:
+            discard_cards(state, k, m)
     for k in tun.revealed:
         discard_cards(state, k, 1)
     state.complete_claim(tun.tid, tun.paid)
@@ -138,6 +143,9 @@ def apply_abandon(state: State) -> None:
     tun = state.tunnel
     state.tunnel = None
     return_payment(state, tun.paid)
+    hand = state.hands[state.current]
+    for k, m in enumerate(tun.stand_ins):
+        hand[k] += m
     for k in tun.revealed:
         discard_cards(state, k, 1)
     state.count("tunnels-abandoned")

@@ -44,6 +44,7 @@ LOADER_CODES: dict[str, tuple[str, str]] = {
     "R010": ("mixed-positions", "A board places some places by lat/lon and others by x/y."),
     "R011": ("board-too-large-to-draw", "A place lies far off the others, or the car length is tiny: the board would be thousands of spaces across."),
     "R012": ("duplicate-route-id", "Two routes have the same `id`."),
+    "R013": ("unknown-route", "A variant names a route (by id) the board does not have."),
     "V001": ("board-not-found", "The board file a variant names does not exist."),
     "V002": ("wrong-kind", "A board was expected and a variant (or vice versa) was given."),
     "V003": ("scoring-length-missing", "scoring.routes has no points for a route length the board uses."),

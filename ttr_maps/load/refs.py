@@ -297,6 +297,17 @@ def check_variant(src: Source, board: Source, out: list[Diagnostic], deck_files:
     for j, color in _strings(_get(data, "flags", "colors")):
         if color not in colors:
             emit(("flags", "colors", j), "R004", f"colour '{color}' is not one of the board's colours{did_you_mean(color, colors)}; use one of {', '.join(colors)}")
+    route_names = [r for r in default_route_ids([(r.get("from"), r.get("to"), r.get("id")) for _, r in _items(board_data, "routes")]) if r]
+    stand_in_routes = _get(data, "stand_ins", "routes")
+    if isinstance(stand_in_routes, dict):
+        for name in stand_in_routes:
+            if str(name) not in route_names:
+                emit(
+                    ("stand_ins", "routes", name),
+                    "R013",
+                    f"unknown route '{name}'{did_you_mean(str(name), route_names)}; name a route by its id (`from-to` unless the board gives one)",
+                    key=True,
+                )
     ids = set(place_ids(board_data))
     for i, ticket in added:
         for end in ("from", "to"):

@@ -270,7 +270,7 @@ def _unused_added_decks(src: Source, board_src: Source, variant: Variant, emit: 
 def _ferries_without_locomotives(board_src: Source, variant: Variant, board: Board, emit: Any) -> None:
     """Locomotives limited to routes that leave the board's ferries out: no ferry can ever be claimed."""
     only = variant.cards.locomotives_only_on
-    if not only or "ferries" in only:
+    if not only or "ferries" in only or variant.stand_ins.ferry:
         return
     ferries = [(i, r) for i, r in enumerate(board.routes) if r.ferry and not (r.tunnel and "tunnels" in only)]
     if not ferries:
@@ -281,7 +281,7 @@ def _ferries_without_locomotives(board_src: Source, variant: Variant, board: Boa
         "V016",
         f"cards.locomotives_only_on is [{', '.join(only)}], so the board's {len(ferries)} ferr{'y' if len(ferries) == 1 else 'ies'} "
         f"(e.g. {route.from_}-{route.to}, {board_src.path}:{line}) can never be claimed: a ferry's marks are paid with "
-        "locomotives; add `ferries` to cards.locomotives_only_on",
+        "locomotives; add `ferries` to cards.locomotives_only_on, or let cards stand in for them (`stand_ins: {ferry: 3}`)",
         ("cards", "locomotives_only_on"),
         ("cards",),
     )

@@ -183,6 +183,18 @@ class Tickets(Strict):
     )
 
 
+class StandIns(Strict):
+    """Cards of any colours paid in place of one card a claim needs (published northern maps)."""
+
+    ferry: int = Field(
+        default=0, ge=0, le=9, description="On a ferry, this many cards of any colours may stand in for each locomotive its marks need (0: never)."
+    )
+    routes: dict[Annotated[str, Field(max_length=80)], Annotated[int, Field(ge=1, le=9)]] = Field(
+        default_factory=dict,
+        description="Route id -> this many cards of any colours may stand in for any one card of that route.",
+    )
+
+
 class Passengers(Strict):
     count: int = Field(default=0, ge=0, le=9, description="Passengers per player (Märklin: 3).")
 
@@ -253,6 +265,7 @@ class Variant(Strict):
     parallel: Parallel = Field(default_factory=Parallel)
     tunnels: Tunnels = Field(default_factory=Tunnels)
     ferry_tunnels: bool = Field(default=False, description="A route may be both a ferry and a tunnel.")
+    stand_ins: StandIns = Field(default_factory=StandIns)
     end: End = Field(default_factory=End)
     checks: dict[str, str] = Field(default_factory=dict, description="Per-code check settings.")
 

@@ -57,6 +57,20 @@ def locomotive_limit(variant: Variant) -> str | None:
     return f"{wild_name(variant).capitalize()}s pay only on {' and '.join(only)}."
 
 
+def stand_in_lines(variant: Variant, board: Board | None) -> list[str]:
+    """A sentence per stand-in setting (docs/rules.md#stand-ins) that can take effect on the board."""
+    out = []
+    si = variant.stand_ins
+    if si.ferry and (board is None or any(r.ferry for r in board.routes)):
+        out.append(f"On a ferry, any {si.ferry} cards may stand in for each {wild_name(variant)} its marks need.")
+    for rid, n in si.routes.items():
+        i = board.route_index.get(rid) if board is not None else None
+        r = board.routes[i] if i is not None else None
+        where = f"{board.place_by_id[r.from_].name}-{board.place_by_id[r.to].name}" if r is not None else rid
+        out.append(f"On {where}, any {n} cards may stand in for each card of the route.")
+    return out
+
+
 def turn_actions(variant: Variant) -> list[str]:
     """One line per action a player may take on a turn."""
     wild = wild_name(variant)
@@ -88,6 +102,7 @@ def notes(variant: Variant, board: Board | None = None) -> list[str]:
     wild = wild_name(variant)
     if locomotive_limit(variant):
         extras.append(locomotive_limit(variant))
+    extras.extend(stand_in_lines(variant, board))
     if board is not None and any(r.ferry for r in board.routes):
         extras.append(f"Ferries: pay a {wild} for each {wild} mark.")
     if board is not None and any(r.tunnel for r in board.routes):
@@ -164,6 +179,7 @@ def sections(variant: Variant, board: Board) -> list[tuple[str, list[str]]]:
         claim.append(f"{locomotive_limit(variant)} On any other route they are not wild and cannot be used.")
     if any(r.ferry for r in board.routes):
         claim.append(f"Ferries: each locomotive mark on a ferry must be paid with a {wild}.")
+    claim.extend(stand_in_lines(variant, board))
     if any(r.tunnel for r in board.routes):
         claim.append(
             f"Tunnels: after paying, turn up {variant.tunnels.reveal} cards from the deck; for each one matching your colour "

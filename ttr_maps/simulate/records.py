@@ -13,7 +13,7 @@ import weakref
 from heapq import heappop, heappush
 from typing import TYPE_CHECKING
 
-from ..engine.actions import AbandonTunnel, BuildStation, ClaimTrack, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, PayTunnel
+from ..engine.actions import AbandonTunnel, BuildStation, ClaimTrack, DrawBlind, DrawFaceUp, DrawTickets, GiveStandIns, KeepTickets, PayTunnel
 
 if TYPE_CHECKING:
     from ..engine.actions import Action
@@ -123,6 +123,7 @@ class GameRecorder:
         self._offer: list[int] = []
         self._setup = True
         self._tunnel_paid: tuple | None = None
+        self._stand_ins: list[tuple] = []  # stand-in cards given for the claim under way
         self._shortest = ticket_route_sets(game)
 
     def before(self, a: Action) -> None:
@@ -146,6 +147,8 @@ class GameRecorder:
                 self.ticket_draws[p] += 1
         elif ty is ClaimTrack:
             self._tunnel_paid = s.t.payment_counts(a.payment)
+        elif ty is GiveStandIns:
+            self._stand_ins.append(s.t.payment_counts(a.payment))
 
     def after(self, a: Action) -> None:
         s = self.state
@@ -161,6 +164,7 @@ class GameRecorder:
                     self.returned[p].append(t.ticket_keys[k])
         elif ty is AbandonTunnel:
             self._tunnel_paid = None
+            self._stand_ins = []
         if len(s.claims[p]) > self._nclaims:
             tid = s.claims[p][-1]
             r = t.t_route[tid]
@@ -174,6 +178,9 @@ class GameRecorder:
                 self._add_paid(paid, self._tunnel_paid)
             if ty is PayTunnel:
                 self._add_paid(paid, t.payment_counts(a.payment))
+            for counts in self._stand_ins:
+                self._add_paid(paid, counts)
+            self._stand_ins = []
             self._tunnel_paid = None
         if ty is BuildStation and len(s.stations[p]) > self._nstations:
             self.stations.append([self._turn, p, a.place])
