@@ -20,8 +20,10 @@ LEVELS = {s.value: s.rank for s in Severity}
 @click.option("--min-severity", type=click.Choice(["info", "warning", "error"]), default="info", show_default=True,
               help="Show only problems at least this severe (exit codes follow what is shown).")
 @click.option("-q", "--quiet", is_flag=True, help="Hide info notes: the same as --min-severity warning.")
+@click.option("--skip-others", is_flag=True,
+              help="Skip named files that are not boards or variants, as in folders (for pre-commit, which names every staged YAML file).")
 @check_options
-def command(files: tuple[str, ...], fmt: str, strict: bool, min_severity: str, quiet: bool,
+def command(files: tuple[str, ...], fmt: str, strict: bool, min_severity: str, quiet: bool, skip_others: bool,
             select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
     """Validate board and variant files (a variant also validates its board), then run the design checks.
 
@@ -41,7 +43,7 @@ def command(files: tuple[str, ...], fmt: str, strict: bool, min_severity: str, q
     from ttr_maps.load.codes import code_name
     from ttr_maps.load.discover import expand
 
-    paths, skipped, empty = expand(list(files))
+    paths, skipped, empty = expand(list(files), skip_others)
     if skipped:
         shown = ", ".join(skipped[:3]) + (", ..." if len(skipped) > 3 else "")
         click.echo(f"note: skipped {len(skipped)} file(s) that are not boards or variants ({shown})", err=True)
@@ -50,6 +52,12 @@ def command(files: tuple[str, ...], fmt: str, strict: bool, min_severity: str, q
                    "recursively, by `format`); name a board or variant file, or a folder that holds some", code_name("P002"))
         for folder in empty
     ]
+    if not paths and not diags:
+        if fmt == "text":
+            click.echo("no board or variant among the files named; nothing to check")
+        else:
+            click.echo(render(fmt, []))
+        return
     for path in paths:
         loaded = load(path)
         diags += loaded.diagnostics + run_selected(loaded, select, ignore)

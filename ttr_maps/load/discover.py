@@ -27,15 +27,19 @@ def is_board_or_variant(path: Path) -> bool:
     return isinstance(fmt, str) and bool(OURS.match(fmt))
 
 
-def expand(paths: list[str]) -> tuple[list[str], list[str], list[str]]:
-    """The files to validate (a named file always; a folder's boards and variants, sorted), the
-    files of those folders that were skipped, and the folders that held no board or variant."""
+def expand(paths: list[str], skip_others: bool = False) -> tuple[list[str], list[str], list[str]]:
+    """The files to validate (a named file always, unless `skip_others` and it is readable and
+    something else; a folder's boards and variants, sorted), the files that were skipped, and the
+    folders that held no board or variant."""
     files: list[str] = []
     skipped: list[str] = []
     empty: list[str] = []
     for given in paths:
         if not os.path.isdir(given):
-            files.append(given)
+            if skip_others and os.path.isfile(given) and not is_board_or_variant(Path(given)):
+                skipped.append(given)
+            else:
+                files.append(given)
             continue
         before = len(files)
         for folder, dirs, names in os.walk(given):
