@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from .options import FiniteFloatRange, fail_on_load_errors
 
 CARD_PARTS = ("tickets", "trains", "summary", "all")
+#: What `-o` may end in; the board is written in that format. Cards are SVG only.
+FORMATS = (".svg", ".pdf")
 
 
 @click.command("render")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, writable=True, path_type=str),
-              help="SVG file to write ('-' for standard output).")
+              help="File to write, SVG or PDF by its extension (.svg, .pdf; '-' for SVG on standard output).")
 @click.option("--cards", "cards", type=click.Choice(CARD_PARTS), default=None,
               help="Draw a sheet of cards instead of the board: every ticket, one card of each train card design, "
                    "or the summary cards (tickets, trains, summary, or all three).")
@@ -29,19 +33,30 @@ CARD_PARTS = ("tickets", "trains", "summary", "all")
 @click.option("--legend/--no-legend", default=True, show_default=True, help="Colour key and route-scoring table.")
 def command(file: str, output: str, cards: str | None, ticket_id: str | None, car_mm: float, card_size: str,
             colorblind: bool, shadows: bool, score_track: bool, legend: bool) -> None:
-    """Draw a board (or a variant's board, with its scoring legend) as SVG.
+    """Draw a board (or a variant's board, with its scoring legend) as SVG, or as a one-page PDF.
 
-    FILE is a board or a variant. The same input always gives the same bytes.
-    With --cards or --ticket, draw cards instead of the board.
+    FILE is a board or a variant. The format follows the extension of -o: .svg
+    or .pdf (the board on one page of its own size; `print` tiles it on paper).
+    The same input always gives the same bytes. With --cards or --ticket, draw
+    cards instead of the board (SVG only).
     """
     from ttr_maps.fileio import OutputError, check_output, write_output
     from ttr_maps.load import load
     from ttr_maps.render import BoardOptions, card_context, cards_for, plan_board, render_card, render_card_sheet
     from ttr_maps.render.board import draw_board
 
+    # Standard output and devices (/dev/null) get SVG; a file gets the format its extension names.
+    device = output == "-" or not output.strip() or (os.path.exists(output) and not os.path.isfile(output) and not os.path.isdir(output))
+    suffix = ".svg" if device else os.path.splitext(output)[1].lower()
+    if suffix not in FORMATS:
+        named = f"'{suffix}'" if suffix else "no extension"
+        raise click.UsageError(f"-o {output}: render writes SVG or PDF, chosen by the extension (.svg or .pdf), not {named}; "
+                               "for a PNG, convert the SVG (e.g. rsvg-convert board.svg -o board.png)")
+    if suffix == ".pdf" and (cards or ticket_id):
+        raise click.UsageError("cards are drawn as SVG only (-o cards.svg); `ttr-maps print --parts tickets` makes a PDF of them")
     if output != "-":
         try:
-            check_output(output, suffix=".svg")
+            check_output(output, suffix=suffix)
         except OutputError as exc:
             raise click.ClickException(str(exc)) from None
     loaded = load(file)
@@ -57,7 +72,7 @@ def command(file: str, output: str, cards: str | None, ticket_id: str | None, ca
     if ticket_id is not None and not ticket_id.strip():
         raise click.UsageError("--ticket needs the ticket's two place ids, e.g. --ticket boston-miami")
     opts = BoardOptions(car_mm=car_mm, colorblind=colorblind, shadows=shadows, score_track=score_track, legend=legend)
-    plan = plan_board(board, variant, opts)
+    plan = plan_board(board, variant, opts) if suffix != ".pdf" else None
     if cards or ticket_id:
         ctx = card_context(plan, card_size)
         if ticket_id:
@@ -74,6 +89,10 @@ def command(file: str, output: str, cards: str | None, ticket_id: str | None, ca
                 why = " (summary cards need a variant file)" if cards == "summary" else ""
                 raise click.ClickException(f"{file} has no {cards} cards to draw{why}")
             text = render_card_sheet(chosen, ctx)
+    elif suffix == ".pdf":
+        from ttr_maps.render.pdf import board_pdf
+
+        text = board_pdf(board, variant, opts)
     else:
         text = draw_board(plan)
     if output == "-":

@@ -126,3 +126,41 @@ def test_a_failed_write_leaves_the_old_file(tmp_path, monkeypatch):
         write_output(out, "new")
     assert out.read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["board.svg"]
+
+
+@pytest.mark.parametrize("name", ["board.png", "board.jpg", "board", "board.SVGZ"])
+def test_an_output_format_render_cannot_write_is_a_usage_error_naming_the_formats(tmp_path, name):
+    result = _render(str(tmp_path / name))
+    assert result.exit_code == 2, result.output
+    assert "render writes SVG or PDF, chosen by the extension (.svg or .pdf)" in result.output
+    assert not (tmp_path / name).exists()
+
+
+def test_cards_are_svg_only():
+    result = CliRunner().invoke(cli, ["render", BOARD, "-o", "cards.pdf", "--cards", "tickets"])
+    assert result.exit_code == 2 and "cards are drawn as SVG only" in result.output
+
+
+@pytest.mark.slow
+def test_a_pdf_output_is_the_board_on_one_page_of_its_size(tmp_path):
+    import re
+    import subprocess
+
+    from ttr_maps.load import load
+    from ttr_maps.render import plan_board
+
+    out = tmp_path / "Board.PDF"
+    result = _render(str(out))
+    assert result.exit_code == 0, result.output
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF-")
+    assert len(re.findall(rb"/Type /Page\b", data)) == 1
+    plan = plan_board(load(BOARD).board)
+    box = [float(v) for v in re.search(rb"/MediaBox \[([^\]]+)\]", data).group(1).split()]
+    assert box[2] == pytest.approx(plan.width / 25.4 * 72, abs=0.5) and box[3] == pytest.approx(plan.height / 25.4 * 72, abs=0.5)
+    # Looked at as a picture: the board is drawn (the frame, the sea and the cars), not an empty page.
+    subprocess.run(["pdftoppm", "-r", "10", "-png", "-singlefile", str(out), str(tmp_path / "page")], check=True)
+    from PIL import Image
+
+    colours = Image.open(tmp_path / "page.png").convert("RGB").getcolors(1 << 16)
+    assert colours is not None and len(colours) > 50

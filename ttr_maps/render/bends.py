@@ -29,8 +29,8 @@ MARKER_SHARE = 0.05
 LABEL_SHARE = 0.02
 
 # Where along the route (share of the way from its first end) and how far to the side (car lengths) to try a bend point.
-_ALONG = (0.5, 0.35, 0.65, 0.2, 0.8)
-_ASIDE = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
+_ALONG = (0.5, 0.3, 0.7)
+_ASIDE = (0.25, 0.5, 1.0, 1.5, 2.5)
 
 
 def label_text_box(plan: BoardPlan, k: int) -> tuple[float, float, float, float] | None:
@@ -46,9 +46,10 @@ def label_text_box(plan: BoardPlan, k: int) -> tuple[float, float, float, float]
 @dataclass(frozen=True)
 class Hit:
     """Something a route's cars cover: another route (`route` is its index in plan.routes), a marker or a name
-    (`place` is the index in plan.places), by `share` (of a car, of a marker for markers)."""
+    (`place` is the index in plan.places), a goods token (`place` is its index in plan.tokens), by `share` (of a
+    car; of the marker or token for those)."""
 
-    kind: str  # "car", "marker" or "label"
+    kind: str  # "car", "marker", "label" or "token"
     share: float
     route: int = -1
     place: int = -1
@@ -70,6 +71,11 @@ class Obstacles:
         polys += list(markers)
         kinds += [1] * len(markers)
         owners += range(len(markers))
+        if plan.tokens:
+            tokens = shapely.buffer(shapely.points([(tk.x, tk.y) for tk in plan.tokens]), [tk.r for tk in plan.tokens], quad_segs=4)
+            polys += list(tokens)
+            kinds += [3] * len(tokens)
+            owners += range(len(tokens))
         for k in range(len(plan.places)):
             b = label_text_box(plan, k)
             if b is not None:
@@ -94,8 +100,8 @@ class Obstacles:
         keep = ~((kind == 0) & (owner == group)) & ~((kind == 1) & np.isin(owner, ends))
         qi, ti, kind, owner = qi[keep], ti[keep], kind[keep], owner[keep]
         shared = shapely.area(shapely.intersection(cars[qi], self.polys[ti])) if len(qi) else np.empty(0)
-        share = np.where(kind == 1, shared / self.area[ti], shared / self.car_area)
-        over = share > np.choose(kind, [CAR_SHARE, MARKER_SHARE, LABEL_SHARE])
+        share = np.where((kind == 1) | (kind == 3), shared / self.area[ti], shared / self.car_area)
+        over = share > np.choose(kind, [CAR_SHARE, MARKER_SHARE, LABEL_SHARE, MARKER_SHARE])
         return qi[over], kind[over], owner[over], share[over]
 
     def hits(self, group: int, cars: np.ndarray) -> list[Hit]:
@@ -106,7 +112,7 @@ class Obstacles:
             worst[kd, ow] = max(worst.get((kd, ow), 0.0), sh)
         out = []
         for (kd, ow), sh in sorted(worst.items()):
-            out.append(Hit("car", sh, route=ow) if kd == 0 else Hit("marker" if kd == 1 else "label", sh, place=ow))
+            out.append(Hit("car", sh, route=ow) if kd == 0 else Hit(("", "marker", "label", "token")[kd], sh, place=ow))
         return out
 
     def clear(self, group: int, cars: np.ndarray, layout: np.ndarray, count: int) -> np.ndarray:
@@ -143,9 +149,15 @@ def group_members(rp: RoutePlan) -> list[Route]:
     return out
 
 
-def clear_bend(plan: BoardPlan, group: int, obstacles: Obstacles, layout: Layout | None = None) -> BendSuggestion | None:
+def clear_bend(plan: BoardPlan, group: int, obstacles: Obstacles, layout: Layout | None = None, *, stretch: float = 1.0,
+               written_only: bool = True) -> BendSuggestion | None:
     """The bend point (or, for a route that has some, the shift of all its bend points) nearest the current
-    drawing that leaves route `group` covering nothing; None when no bend tried does."""
+    drawing that leaves route `group` covering nothing; None when no bend tried does.
+
+    A bent route is longer; it may be no longer than its straight line plus `stretch` car lengths (or than
+    its spaces need plus that, for a short line), so its cars are not spread far apart. With `written_only`
+    the bend point is rounded as a board file would hold it (a suggestion to write); without, it is any point
+    (the router's own bends)."""
     layout = layout or Layout(plan.board)
     rp = plan.routes[group]
     members = group_members(rp)
@@ -158,11 +170,12 @@ def clear_bend(plan: BoardPlan, group: int, obstacles: Obstacles, layout: Layout
         return None
     nx, ny = -dy / chord, dx / chord
     need = max(r.length for r in members) * plan.car * 0.93 + 2 * plan.clear
+    most = max(chord, need / 0.93) + stretch * plan.car
     now = [plan.to_map(*p) for p in layout.bend_points(entry)]
     if entry.from_ != rp.ends[0]:
         now.reverse()
-    tries: list[tuple[float, tuple[tuple[float, float], ...], RoutePlan]] = []
     for aside in _ASIDE:
+        tries: list[tuple[tuple[tuple[float, float], ...], RoutePlan]] = []
         for along in (_ALONG if not now else (0.0,)):
             for side in (1, -1):
                 off = aside * plan.car * side
@@ -170,26 +183,73 @@ def clear_bend(plan: BoardPlan, group: int, obstacles: Obstacles, layout: Layout
                     mm = [(x + nx * off, y + ny * off) for x, y in now]
                 else:
                     mm = [(pa[0] + dx * along + nx * off, pa[1] + dy * along + ny * off)]
-                written = tuple(tuple(layout.written(*plan.to_board(x, y))) for x, y in mm)
-                back = [plan.to_map(*p) for p in layout.bend_points(entry.model_copy(update={"bend": written}))]
-                line = smooth([pa, *back, pb])
-                if _length(line) < need:
+                if written_only:
+                    # Rounded as a board file would hold it, and drawn from that.
+                    written = tuple(tuple(layout.written(*plan.to_board(x, y))) for x, y in mm)
+                    mm = [plan.to_map(*p) for p in layout.bend_points(entry.model_copy(update={"bend": written}))]
+                else:
+                    written = tuple(plan.to_board(x, y) for x, y in mm)
+                line = smooth([pa, *mm, pb])
+                if not need <= _length(line) <= most:
                     continue
                 laid = lay_route(rp.ends, members, line, "bend", plan.car, plan.clear, plan.space_width, plan.track_gap)
-                tries.append((aside, written, laid))  # type: ignore[arg-type]
-    if not tries:
-        return None
-    spaces = [[s for t in laid.tracks for s in t.spaces] for _, _, laid in tries]
-    cars = space_polygons([s for ss in spaces for s in ss], plan.space_length, plan.space_width)
-    which = np.repeat(np.arange(len(tries)), [len(ss) for ss in spaces])
-    ok = obstacles.clear(group, cars, which, len(tries))
-    if not ok.any():
-        return None
-    aside, written, laid = tries[int(np.argmax(ok))]
-    if entry.from_ != rp.ends[0]:
-        written = tuple(reversed(written))
-    return BendSuggestion(group, entry, written, aside, laid)
+                tries.append((written, laid))  # type: ignore[arg-type]
+        if not tries:
+            continue
+        spaces = [[s for t in laid.tracks for s in t.spaces] for _, laid in tries]
+        cars = space_polygons([s for ss in spaces for s in ss], plan.space_length, plan.space_width)
+        which = np.repeat(np.arange(len(tries)), [len(ss) for ss in spaces])
+        ok = obstacles.clear(group, cars, which, len(tries))
+        if ok.any():
+            written, laid = tries[int(np.argmax(ok))]
+            if entry.from_ != rp.ends[0]:
+                written = tuple(reversed(written))
+            return BendSuggestion(group, entry, written, aside, laid)
+    return None
 
 
 def _length(line: list[tuple[float, float]]) -> float:
     return sum(math.hypot(q[0] - p[0], q[1] - p[1]) for p, q in zip(line, line[1:]))
+
+
+def untangle(plan: BoardPlan, rounds: int = 3) -> list[int]:
+    """Give a bend point to each route whose cars the router's shapes leave over another route's cars, a marker
+    or a goods token, when one draws it clear (`clear_bend`); routes with bend points in the board file are
+    followed as given. Changes `plan.routes` in place (before the names are placed); returns the routes changed."""
+    from .conflicts import DrawnCars, car_overlaps
+
+    layout = Layout(plan.board)
+    fixed = {g for g, rp in enumerate(plan.routes) if rp.shape == "bend"}
+    changed: list[int] = []
+    failed: set[int] = set()  # routes no bend point clears: not searched again
+    for _ in range(rounds):
+        obstacles = Obstacles(plan)
+        cars = DrawnCars.of(plan)
+        todo = [(o.first, o.second) for o in car_overlaps(plan, CAR_SHARE, cars)]
+        todo += [(g, g) for g in range(len(plan.routes)) if g not in fixed and any(
+            h.kind in ("marker", "token") for h in obstacles.hits(g, cars.polygons[cars.route == g]))]
+        moved = False
+        for pair in todo:
+            if pair[0] != pair[1] and not any(h.kind == "car" and h.route == pair[1]
+                                             for h in obstacles.hits(pair[0], cars.polygons[cars.route == pair[0]])):
+                continue  # already cleared by an earlier move
+            options = []
+            for g in dict.fromkeys(pair):
+                if g in fixed or g in failed:
+                    continue
+                found = clear_bend(plan, g, obstacles, layout, written_only=False)
+                if found is None:
+                    failed.add(g)
+                else:
+                    options.append((found.aside, g, found))
+            if not options:
+                continue
+            _, g, found = min(options, key=lambda o: o[:2])
+            plan.routes[g] = found.plan
+            changed.append(g)
+            moved = True
+            obstacles = Obstacles(plan)
+            cars = DrawnCars.of(plan)
+        if not moved:
+            break
+    return changed

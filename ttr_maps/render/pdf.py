@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 
 from fpdf import FPDF
@@ -105,6 +105,20 @@ def build_pdf(board: Board, variant: Variant | None = None, options: PrintOption
 
 
 _EPOCH = datetime(2000, 1, 1, tzinfo=timezone.utc)
+
+
+def board_pdf(board: Board, variant: Variant | None = None, options: BoardOptions | None = None) -> bytes:
+    """The board alone on one page of its own size (`ttr-maps render -o board.pdf`): the SVG drawing, as `print` places it."""
+    plan = plan_board(board, variant, replace(options or BoardOptions(), pdf_text=True))
+    pdf = FPDF(unit="mm", format=(plan.width, plan.height))
+    pdf.set_auto_page_break(False)
+    pdf.set_creator("ttr-maps")
+    _register_fonts(pdf)
+    pdf.set_title(clean(board.meta.title))
+    pdf.set_creation_date(_EPOCH)
+    pdf.add_page()
+    Stamp(pdf, draw_board(plan)).place(pdf, 0, 0)
+    return bytes(pdf.output())
 
 
 def _register_fonts(pdf: FPDF) -> None:

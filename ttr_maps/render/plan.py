@@ -236,6 +236,7 @@ def plan_board(board: Board, variant: Variant | None = None, options: BoardOptio
 
     tokens = _plan_tokens(board, places, car)
     routes = _plan_routes(board, pos, to_mm, car, clear, space_length, space_width, track_gap, places, layout, tokens)
+    _untangle(board, routes, places, tokens, car, clear, space_length, space_width, track_gap, scale, (minx, miny))
 
     obstacles: list[Polygon] = list(space_polygons([s for rp in routes for t in rp.tracks for s in t.spaces], space_length, space_width))
     obstacles += list(shapely.buffer(shapely.points([(pp.x, pp.y) for pp in places]), [pp.radius * 1.15 for pp in places], quad_segs=4))
@@ -392,6 +393,16 @@ def _plan_routes(
         if not moved:
             break
     return [_with_rails(options[g][chosen[g]][1], clear, car) for g in range(len(keys))]
+
+
+def _untangle(board, routes, places, tokens, car, clear, space_length, space_width, track_gap, scale, origin) -> None:
+    """Bend the routes whose chosen shapes still overlap (`bends.untangle`), on a draft plan of the routes alone."""
+    from .bends import untangle
+
+    draft = BoardPlan(board, None, BoardOptions(car_mm=car), Palette(board.colors), car, space_length, space_width, track_gap, clear,
+                      places, routes, tokens, [], (0.0, 0.0, 0.0, 0.0), {}, [], 0.0, 0.0, 0.0, 0.0, 0.0, scale, origin=origin)
+    for g in untangle(draft):
+        routes[g] = _with_rails(draft.routes[g], clear, car)
 
 
 def _candidate_pairs(cand_polys: list[list[np.ndarray]], unit: float) -> dict[tuple[int, int], dict[tuple[int, int], float]]:
@@ -592,7 +603,7 @@ def _place_labels(places: list[PlacePlan], obstacles: list[Polygon], opts: Board
         w = text_width(text, size, bold) + size * 0.6
         h = size * 1.3
         best: tuple[float, Box] | None = None
-        for ring, extra in ((0, 0.0), (1, car * 0.4)):
+        for ring, extra in ((0, 0.0), (1, car * 0.4), (2, car * 0.8), (3, car * 1.3)):
             d = pp.radius + car * 0.06 + extra
             for _name, ux, uy, pref in _DIRECTIONS:
                 diag = 0.72 if ux and uy else 1.0
@@ -600,10 +611,12 @@ def _place_labels(places: list[PlacePlan], obstacles: list[Polygon], opts: Board
                 bx0 = ax if ux > 0 else ax - w if ux < 0 else ax - w / 2
                 by0 = ay if uy > 0 else ay - h if uy < 0 else ay - h / 2
                 cand = (bx0, by0, bx0 + w, by0 + h)
-                cost = pref + ring * 0.6 + _overlap(cand, tree, obstacle_arr, placed) * 8
+                covered = _overlap(cand, tree, obstacle_arr, placed)
+                # Covering anything at all (a car, a marker, a name) costs more than going out a ring.
+                cost = pref + ring * 0.6 + covered * 8 + (covered > 0.002) * 2.0
                 if best is None or cost < best[0] - 1e-9:
                     best = (cost, cand)
-            if best is not None and best[0] < 0.5:
+            if best is not None and best[0] < 0.5 + ring * 0.6:
                 break
         assert best is not None
         b = best[1]

@@ -61,7 +61,7 @@ class Drawn:
         from ...render.bends import clear_bend
 
         if group not in self.bends:
-            self.bends[group] = clear_bend(self.plan, group, self.obstacles, self.layout)
+            self.bends[group] = clear_bend(self.plan, group, self.obstacles, self.layout, stretch=2.5)
         return self.bends[group]
 
     def index(self, route: Route) -> int:

@@ -1,9 +1,9 @@
 """A place's label overlaps another label or another place's marker wherever the renderer puts it.
 
 The check lays the board out as `ttr-maps render` does (`render.plan.plan_board`):
-the renderer tries eight positions around each marker, near and a little
-farther out, and keeps the one that overlaps least (route spaces, markers and
-the labels placed before it). A label is reported when the box the renderer
+the renderer tries eight positions around each marker, near and in three rings
+farther out (joined to the marker by a leader line), and keeps the one that
+overlaps least (route spaces, markers and the labels placed before it). A label is reported when the box the renderer
 chose for it (the text and its margin) still overlaps another place's label or
 drawn marker, so the check flags exactly the labels the renderer could not
 place clear of other places. Labels over route spaces are not reported.
@@ -15,8 +15,8 @@ out: one finding says so.
 Why: colliding labels make the board unreadable where it matters most, in
 dense clusters of places.
 
-Failing (car length 1): a grid of places 0.8 car lengths apart across and 0.45
-down, with long names: the labels in the middle column have nowhere to go.
+Failing (car length 1): a grid of seven columns 0.8 car lengths apart and nine
+rows 0.45 down, with long names: the labels inside the grid have nowhere to go.
 
 ```yaml
 places:
