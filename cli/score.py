@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import json
 
+from typing import TYPE_CHECKING
+
 import click
 
 from ttr_maps.report import render
+
+if TYPE_CHECKING:
+    from ttr_maps.engine.scoring import ScoreSheet
 
 # The engine and the models are imported where they are used: every command's start-up pays for imports.
 

@@ -36,7 +36,6 @@ from .actions import (
     SkipPassenger,
     StopPassenger,
     claim_payment_text,
-    payment_text,
 )
 from .passengers import ONE_CARD
 from .tables import UnknownRoute
