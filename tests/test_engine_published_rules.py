@@ -229,3 +229,91 @@ def test_stand_in_notation_reads_and_writes():
     (a,) = g.parse_actions("claim b-d 1red+1standin", s)
     assert a.stand_ins == 1 and g.action_text(a) == "claim b-d gray 1red+1standin"
     assert [g.action_text(x) for x in g.parse_actions("standin 1red+2blue")] == ["standin 1red", "standin 2blue"]
+
+
+# ------------------------------------------------------------------ separate routes as one double route
+# docs/rules.md#parallel-routes: with `parallel.same_places_double`, separate routes between the same two
+# places count as one double route: one player never claims two of them, and with fewer players than
+# `all_tracks_from` claiming one closes the others.
+
+TWIN_AB = {"routes": [*(_tiny()[1].model_dump(by_alias=True)["routes"]), {"from": "a", "to": "b", "length": 2, "tracks": ["blue"]}]}
+
+
+def test_without_the_setting_separate_routes_are_unrelated():
+    g = tiny_game(board=TWIN_AB)
+    s = make(g, seats={0: {"hand": {"red": 1, "blue": 2}}, 1: {"hand": {"blue": 2}}})
+    do(s, "claim a-b 1red", "draw blind", "draw blind")
+    assert claims_of(s, "a-b-2") == {"claim a-b-2 blue 2blue"}  # the same player may take the other route too
+
+
+def test_separate_routes_close_each_other_with_few_players():
+    g = tiny_game(board=TWIN_AB, parallel={"same_places_double": True})
+    s = make(g, seats={0: {"hand": {"red": 1}}, 1: {"hand": {"blue": 2}}})
+    do(s, "claim a-b 1red")
+    assert claims_of(s, "a-b-2") == set()
+    refused(s, "claim a-b-2 2blue", errors.R_PARALLEL)
+
+
+def test_separate_routes_never_both_to_one_player():
+    g = tiny_game(board=TWIN_AB, parallel={"same_places_double": True, "all_tracks_from": 2})
+    s = make(g, seats={0: {"hand": {"red": 1, "blue": 2}}, 1: {"hand": {"blue": 2}}})
+    do(s, "claim a-b 1red")
+    assert claims_of(s, "a-b-2") == {"claim a-b-2 blue 2blue"}  # open to the other player
+    do(s, "draw blind", "draw blind")
+    assert claims_of(s, "a-b-2") == set()
+    err = refused(s, "claim a-b-2 2blue", errors.R_PARALLEL)
+    assert "a-b" in err.reason and "count as one double route" in err.reason
+
+
+def test_a_state_file_with_both_separate_routes_to_one_player_is_refused():
+    import pytest
+
+    from ttr_maps.engine.statefile import StateFileError
+
+    g = tiny_game(board=TWIN_AB, parallel={"same_places_double": True, "all_tracks_from": 2})
+    with pytest.raises(StateFileError, match="one player never claims two tracks"):
+        make(g, seats={0: {"claims": [{"route": "a-b"}, {"route": "a-b-2"}]}})
+    make(g, seats={0: {"claims": [{"route": "a-b"}]}, 1: {"claims": [{"route": "a-b-2"}]}})
+
+
+def test_a_position_file_with_both_separate_routes_to_one_player_is_q016(tmp_path):
+    import yaml
+
+    from ttr_maps.engine.position_file import load_position
+
+    board = _tiny()[1].model_dump(by_alias=True, exclude_none=True)
+    board["routes"] = TWIN_AB["routes"]
+    (tmp_path / "board.yaml").write_text(yaml.safe_dump(board), encoding="utf-8")
+    rules = {"format": "ttr-variant/1", "name": "Twin", "board": "board.yaml", "cards": {"colors": {"red": 8, "blue": 8, "green": 8}},
+             "scoring": {"routes": {1: 1, 2: 2, 3: 4}}, "parallel": {"same_places_double": True, "all_tracks_from": 2}}
+    (tmp_path / "rules.yaml").write_text(yaml.safe_dump(rules), encoding="utf-8")
+    position = {"format": "ttr-position/1", "variant": "rules.yaml",
+                "players": [{"name": "Ann", "routes": ["a-b", "a-b-2"]}, {"name": "Bob", "routes": ["c-d"]}]}
+    (tmp_path / "game.yaml").write_text(yaml.safe_dump(position, sort_keys=False), encoding="utf-8")
+    codes = [d.code for d in load_position(tmp_path / "game.yaml").diagnostics]
+    assert codes == ["Q016"]
+    position["players"][1]["routes"] = ["a-b-2"]
+    position["players"][0]["routes"] = ["a-b"]
+    (tmp_path / "game.yaml").write_text(yaml.safe_dump(position, sort_keys=False), encoding="utf-8")
+    assert [d.code for d in load_position(tmp_path / "game.yaml").diagnostics] == []
+
+
+def test_bots_play_alpenrand_never_holding_both_routes_of_a_pair():
+    g = example("alpenrand", 2)
+    pairs = [grp for grp in g.t.route_parallel if len(grp) > 1]
+    assert len(pairs) == 10  # five pairs, each seen from both routes
+    for rec in bot_records("alpenrand", 2):
+        assert rec["end"] == "trains" and rec["counters"]["all-passed"] == 0
+        claimed = [c[2] for c in rec["claims"]]
+        for grp in pairs:
+            names = {g.t.route_ids[r] for r in grp}
+            assert sum(1 for c in claimed if c in names) <= 1  # two players: the first claim closes the other
+
+
+def test_printed_rules_say_separate_routes_count_as_double():
+    from ttr_maps.render.rules import sections
+
+    g = example("alpenrand", 2)
+    text = " ".join(line for _h, lines in sections(g.variant, g.board) for line in lines)
+    assert "Separate routes between the same two places count as one double route." in text
+    assert "Locomotives pay only on tunnels." in text

@@ -331,6 +331,12 @@ def check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int, 
         raise IllegalAction(f"track {k} of {rid} is already claimed by player {state.owner[tid]}", R_CLAIM)
     if state.route_mask[r] & (1 << p):
         raise IllegalAction(f"player {p} already holds a track of {rid}; one player never claims two tracks between the same places", R_PARALLEL)
+    for q in t.route_parallel[r][1:]:
+        if state.route_mask[q] & (1 << p):
+            raise IllegalAction(
+                f"player {p} already holds {t.route_ids[q]}, which joins the same places as {rid}; here they count as one double route",
+                R_PARALLEL,
+            )
     if not state.avail[tid]:
         raise IllegalAction(
             f"{rid} is closed: with {state.game.num_players} players only one track of a parallel route is used", R_PARALLEL
@@ -427,7 +433,7 @@ def place_trains(state: State, tid: int) -> None:
         for go in state.group_open:
             go[gi] &= ~b
     mine = state.group_open[p]
-    for other in t.route_tids[r]:
+    for other in t.parallel_tids[r]:
         gi, b = tid_group[other]
         if gi >= 0:
             mine[gi] &= ~b
@@ -435,7 +441,7 @@ def place_trains(state: State, tid: int) -> None:
     state.scores[p] += t.route_points.get(length, 0)
     state.claims[p].append(tid)
     if state.game.num_players < state.game.variant.parallel.all_tracks_from:
-        for other in t.route_tids[r]:
+        for other in t.parallel_tids[r]:
             state.avail[other] = False
             gi, b = tid_group[other]
             if gi >= 0:

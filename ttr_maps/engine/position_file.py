@@ -273,6 +273,9 @@ class _Resolver:
                 self.error(("players", i, "name"), "Q061", f"player {first_named[p.name] + 1} (line {line}) is also called '{p.name}'; give each player a different name", Severity.WARNING)
             first_named.setdefault(p.name, i)
 
+        from .tables import parallel_routes
+
+        parallel = parallel_routes(v, self.board)
         track_owner: dict[tuple[int, int], tuple[int, tuple]] = {}
         route_owners: dict[int, list[int]] = {}
         station_owner: dict[str, tuple] = {}
@@ -289,15 +292,17 @@ class _Resolver:
                 if claim is None:
                     continue
                 route, track = claim
-                if route in mine:
-                    line = self.src.pos(mine[route])[0]
-                    self.error(loc, "Q016", f"{p.name} already claims route {self.board.routes[route].id} (line {line}); a player never claims two tracks of one route")
+                group = min(parallel[route])  # the routes counted as one double route with it
+                if group in mine:
+                    line = self.src.pos(mine[group])[0]
+                    self.error(loc, "Q016", f"{p.name} already claims route {self.board.routes[route].id} or one counted with it (line {line}); "
+                               "a player never claims two tracks of one route")
                     continue
-                mine[route] = loc
+                mine[group] = loc
                 track_owner[(route, track)] = (seat, loc)
-                route_owners.setdefault(route, []).append(seat)
-                if len(route_owners[route]) > 1 and count < v.parallel.all_tracks_from:
-                    first = model.players[route_owners[route][0]].name
+                route_owners.setdefault(group, []).append(seat)
+                if len(route_owners[group]) > 1 and count < v.parallel.all_tracks_from:
+                    first = model.players[route_owners[group][0]].name
                     self.error(loc, "Q017", f"{first} already has a track of {self.board.routes[route].id}; with {count} players only one track of a double route is used (from {v.parallel.all_tracks_from} players, all)")
                 claims.append((route, track))
             self.check_trains(p, claims, at)

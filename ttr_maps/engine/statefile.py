@@ -586,8 +586,8 @@ def _read_claims(rd: _Reader, s: State) -> None:
             r = t.t_route[tid]
             if s.owner[tid] >= 0:
                 raise StateFileError(f"{c.route} track {c.track} is already claimed by player {s.owner[tid]}", at, "T014")
-            if s.route_mask[r] & (1 << p):
-                raise StateFileError(f"one player never claims two tracks of {c.route}", at, "T014")
+            if any(s.route_mask[q] & (1 << p) for q in t.route_parallel[r]):
+                raise StateFileError(f"one player never claims two tracks of {c.route} (or of routes counted as one with it)", at, "T014")
             if not s.avail[tid]:
                 raise StateFileError(f"{c.route} is closed with {rd.game.num_players} players (parallel routes)", at, "T014")
             place_trains(s, tid)

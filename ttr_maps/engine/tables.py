@@ -45,6 +45,17 @@ class UnknownRoute(ValueError):
     """A route name that names no route, or several."""
 
 
+def parallel_routes(variant: Variant, board: Board) -> tuple[tuple[int, ...], ...]:
+    """For each route, the routes the parallel-route rules treat as one with it (its index first): itself, or
+    with `parallel.same_places_double` every route between the same two places (docs/rules.md#parallel-routes)."""
+    if not variant.parallel.same_places_double:
+        return tuple((i,) for i in range(len(board.routes)))
+    by_pair: dict[frozenset[str], list[int]] = {}
+    for i, r in enumerate(board.routes):
+        by_pair.setdefault(frozenset(r.ends), []).append(i)
+    return tuple((i,) + tuple(j for j in by_pair[frozenset(r.ends)] if j != i) for i, r in enumerate(board.routes))
+
+
 class Tables:
     """Int-indexed view of a variant and its board."""
 
@@ -113,6 +124,9 @@ class Tables:
             for i in range(len(t_route))
         )
         self.NT = len(t_route)
+        # The routes the parallel-route rules join with each route, and all their tracks.
+        self.route_parallel = parallel_routes(variant, board)
+        self.parallel_tids = tuple(tuple(x for q in group for x in self.route_tids[q]) for group in self.route_parallel)
         # Stand-ins per track: (cards for one, only for a ferry's marks), or (0, False) where none stand in.
         stand_ins = variant.stand_ins
         named = {board.route_index[rid]: n for rid, n in stand_ins.routes.items() if rid in board.route_index}

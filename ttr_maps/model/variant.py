@@ -235,6 +235,13 @@ class Parallel(Strict):
         le=9,
         description="With fewer players than this, once one track of a double/triple route is claimed the others close.",
     )
+    same_places_double: bool = Field(
+        default=False,
+        description=(
+            "Separate routes between the same two places count as one double route: one player never claims two "
+            "of them, and with fewer players than all_tracks_from claiming one closes the others."
+        ),
+    )
 
 
 class Tunnels(Strict):

@@ -175,6 +175,8 @@ def sections(variant: Variant, board: Board) -> list[tuple[str, list[str]]]:
         "A gray route takes cards of any one colour. Only one track of a double route is yours; "
         f"with fewer than {variant.parallel.all_tracks_from} players, claiming one track closes the others.",
     ]
+    if variant.parallel.same_places_double and len({frozenset(r.ends) for r in board.routes}) < len(board.routes):
+        claim.append("Separate routes between the same two places count as one double route.")
     if locomotive_limit(variant):
         claim.append(f"{locomotive_limit(variant)} On any other route they are not wild and cannot be used.")
     if any(r.ferry for r in board.routes):

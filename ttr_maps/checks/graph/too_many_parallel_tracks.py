@@ -3,7 +3,8 @@
 Tracks are counted over every route entry joining the same two places, in
 either direction, against the drawing limit; against a limit set by the
 variant's parallel-route rule only the tracks of one entry count (separate
-entries, such as a tunnel and a ferry between the same towns, are each open). The limit is the most tracks a readable bundle of cars holds,
+entries, such as a tunnel and a ferry between the same towns, are each open,
+unless the variant's `parallel.same_places_double` counts them as one). The limit is the most tracks a readable bundle of cars holds,
 3 (triple routes exist on the Märklin board), and with a variant also the most
 tracks its parallel-route rule ever opens (docs/rules.md#parallel-routes): one player never
 claims two tracks of a route, and with fewer players than
@@ -76,8 +77,11 @@ def limit_and_reason(ctx: Context, max_tracks: int) -> tuple[int, str]:
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
     limit, reason = limit_and_reason(ctx, options["max_tracks"])
     # A limit from the variant's parallel-route rule counts the tracks of one entry: separate entries
-    # between the same places (a tunnel and a ferry) are each open. A drawing limit counts them all.
+    # between the same places (a tunnel and a ferry) are each open, unless `parallel.same_places_double`
+    # joins them. A drawing limit counts them all.
     per_entry = options["max_tracks"] <= 0 and limit < DRAWABLE
+    if ctx.variant is not None and ctx.variant.parallel.same_places_double:
+        per_entry = False  # the variant joins them into one double route (docs/rules.md#parallel-routes)
     drawn = f"at most {DRAWABLE}, the most a readable bundle of cars holds"
     board = ctx.board
     for a, b, data in ctx.graph.edges(data=True):
