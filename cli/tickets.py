@@ -187,6 +187,8 @@ def _progress(quiet: bool):
 @click.option("--seed", type=int, default=0, show_default=True, help="Round r plays from seed + r.")
 @click.option("--rounds", type=click.IntRange(1, 20), default=1, show_default=True,
               help="Play, propose, play the proposed values again, ... this many times.")
+@click.option("--yardstick", type=click.Choice(["published", "own"]), default="published", show_default=True,
+              help="Judge completion against the published boards' curve, or against this board's own (fitted on round 1).")
 @click.option("--min-kept", type=click.IntRange(1, 10_000_000), default=20, show_default=True,
               help="Judge a ticket only when it was kept at least this often in a round.")
 @click.option("-w", "--workers", type=click.IntRange(1, 512), default=1, show_default=True, help="Local processes (same results for any count).")
@@ -197,7 +199,7 @@ def _progress(quiet: bool):
 @click.option("-o", "--output", "out", metavar="FILE", default=None,
               help="Write every ticket in use, with the proposed values, to a new deck file instead.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress.")
-def balance_cmd(variant_file: str, games: int, players: int | None, bots: str, seed: int, rounds: int, min_kept: int, workers: int,
+def balance_cmd(variant_file: str, games: int, players: int | None, bots: str, seed: int, rounds: int, yardstick: str, min_kept: int, workers: int,
                 scheduler: str | None, fmt: str, write: bool, out: str | None, quiet: bool) -> None:
     """Play games of VARIANT and propose values for tickets completed more or less often than their value says.
 
@@ -242,7 +244,7 @@ def balance_cmd(variant_file: str, games: int, players: int | None, bots: str, s
 
     try:
         result = balance(variant, board, loaded.path, games=games, players=players, bots=seats, seed=seed, rounds=rounds,
-                         workers=workers, scheduler=scheduler, min_kept=min_kept, progress=progress)
+                         workers=workers, scheduler=scheduler, yardstick=yardstick, min_kept=min_kept, progress=progress)
     except OSError as e:
         if scheduler is not None:
             raise click.ClickException(f"cannot use the Dask scheduler at {scheduler}: {e}") from None
@@ -267,12 +269,13 @@ def balance_cmd(variant_file: str, games: int, players: int | None, bots: str, s
 
 def _balance_text(result, board) -> str:
     names = {p.id: p.name for p in board.places}
-    out = []
+    rel = result.relation
+    out = [f"yardstick: completion = 1 / (1 + exp(-({rel.a:.3f} {rel.b:+.3f} x value / diameter)))"]
     for k, r in enumerate(result.rounds, 1):
         c = r.completion
         out.append(f"round {k} (seed {r.seed}, {r.games} games): tickets completed {c['rate']:.1%} "
                    f"({c['ci'][0]:.1%}-{c['ci'][1]:.1%}); {len(r.verdicts)} judged, {len(r.changes)} out of line; "
-                   f"mean gap to the published curve {r.gap:.3f}")
+                   f"mean gap to the curve {r.gap:.3f}")
         for v in sorted(r.changes, key=lambda v: (v.proposed - v.value, v.ticket)):
             out.append(f"  {names.get(v.from_, v.from_)}–{names.get(v.to, v.to)}: {v.value} -> {v.proposed}  completed "
                        f"{v.rate:.0%} ({v.ci[0]:.0%}-{v.ci[1]:.0%}) of {v.kept} kept; a {v.value}-point ticket: {v.expected:.0%}")

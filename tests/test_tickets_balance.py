@@ -83,3 +83,13 @@ def test_balance_refuses_bundled_files_and_bad_input(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "balance plays a variant" in result.output
     result = CliRunner().invoke(cli, ["tickets", "balance", str(FIXTURES / "square-rules.yaml"), "--bots", "nobody"])
     assert result.exit_code == 1 and "unknown bot 'nobody'" in result.output
+
+
+def test_own_yardstick_is_the_curve_of_the_first_round() -> None:
+    args = ["tickets", "balance", str(FIXTURES / "square-rules.yaml"), "-n", "30", "--min-kept", "1", "-q", "--yardstick", "own",
+            "--format", "json"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    data = __import__("json").loads(result.stdout)
+    rows = [(t["value"] / 4, t["kept"], t["completed"]) for t in data["rounds"][0]["tickets"]]  # diameter 4
+    assert data["relation"] == fit(rows).__dict__

@@ -271,13 +271,21 @@ class Context:
             adj[ids[b]].append((ids[a], data["length"]))
         return ids, adj, [n in self.countries for n in ids]
 
-    def _distances(self, start: int, wanted: set[int] | None) -> list[int | None]:
+    @cached_property
+    def _ring_size(self) -> int:
+        """Buckets of the search's ring: one more than the longest route."""
+        return max((w for edges in self._int_graph[1] for _, w in edges), default=0) + 1
+
+    def _distances(self, start: int, wanted: set[int] | None, paths: list[float] | None = None) -> list[int | None]:
         """Dijkstra from `start` with a bucket queue (Dial's algorithm: spaces are whole numbers from 1 to 9,
-        so a ring of 10 buckets replaces the heap); a country is entered but never left (unless it is the start)."""
+        so a ring of 10 buckets replaces the heap); a country is entered but never left (unless it is the start).
+        `paths` (zeros, one per place) receives the number of shortest paths to each place."""
         _, adj, country = self._int_graph
         dist: list[int | None] = [None] * len(adj)
         best = [1 << 60] * len(adj)
-        size = max((w for edges in adj for _, w in edges), default=0) + 1
+        if paths is not None:
+            paths[start] = 1.0
+        size = self._ring_size
         buckets: list[list[int]] = [[] for _ in range(size)]
         buckets[0].append(start)
         best[start] = 0
@@ -302,8 +310,18 @@ class Context:
                         best[nbr] = nd
                         buckets[nd % size].append(nbr)
                         pending += 1
+                        if paths is not None:
+                            paths[nbr] = paths[node]
+                    elif paths is not None and nd == best[nbr]:
+                        paths[nbr] += paths[node]
             d += 1
         return dist
+
+    def shortest_paths_from(self, start: int) -> tuple[list[int | None], list[float]]:
+        """From the place of index `start` (in `graph`'s order): the distance in spaces to every place and
+        the number of shortest paths to it (tickets' route load shares a ticket between tied paths)."""
+        paths = [0.0] * len(self._int_graph[1])
+        return self._distances(start, None, paths), paths
 
     def spaces_from(self, source: str, targets: Iterable[str] | None = None) -> dict[str, int]:
         """Shortest distance in spaces from `source`, never passing through a country.

@@ -153,11 +153,13 @@ def judge(summary: dict[str, Any], diameter: int, relation: Relation, min_kept: 
 
 @dataclass
 class Balance:
+    relation: Relation
     rounds: list[Round] = field(default_factory=list)
     values: dict[str, int] = field(default_factory=dict)  # ticket key -> value after the last round's proposals
 
     def as_dict(self) -> dict[str, Any]:
-        return {"relation": completion_data()["relation"], "rounds": [r.as_dict() for r in self.rounds], "values": self.values}
+        return {"relation": {"a": self.relation.a, "b": self.relation.b}, "rounds": [r.as_dict() for r in self.rounds],
+                "values": self.values}
 
 
 def with_values(variant: Variant, board: Board, values: dict[int, int]) -> tuple[Variant, Board]:
@@ -175,8 +177,11 @@ def with_values(variant: Variant, board: Board, values: dict[int, int]) -> tuple
 
 def balance(variant: Variant, board: Board, variant_path: str, *, games: int, players: int, bots: tuple[str, ...], seed: int,
             rounds: int = 1, workers: int = 1, scheduler: str | None = None, relation: Relation | None = None,
-            min_kept: int = MIN_KEPT, progress: Callable[[int, int], None] | None = None) -> Balance:
-    """Play `rounds` rounds of `games` games, proposing values after each (see the module docstring)."""
+            yardstick: str = "published", min_kept: int = MIN_KEPT, progress: Callable[[int, int], None] | None = None) -> Balance:
+    """Play `rounds` rounds of `games` games, proposing values after each (see the module docstring).
+
+    `yardstick`: "published" judges against the published boards' curve; "own" against a curve fitted
+    on this variant's first round, so only tickets out of line with the board's own trend move."""
     from ..engine.game import Game
     from ..simulate.runner import GameSource, RunSpec, run_games
     from ..simulate.summary import _rate, summarize
@@ -184,7 +189,7 @@ def balance(variant: Variant, board: Board, variant_path: str, *, games: int, pl
 
     relation = relation or published_relation()
     diameter = BoardPaths(board).diameter or 1
-    out = Balance()
+    out = Balance(relation=relation)
     values: dict[int, int] = {}
     for r in range(rounds):
         v2, b2 = with_values(variant, board, values)
@@ -200,6 +205,9 @@ def balance(variant: Variant, board: Board, variant_path: str, *, games: int, pl
 
         records = (json.loads(line) for line in run_games(spec, workers=workers, scheduler=scheduler, progress=tick))
         summary = summarize(records, game, {"seed": seed + r})
+        if yardstick == "own" and r == 0:
+            relation = fit(rows_from_summary(summary, diameter))
+            out.relation = relation
         verdicts = judge(summary, diameter, relation, min_kept)
         kept = sum(t["kept"] for t in summary["tickets"])
         completed = sum(t["completed"] for t in summary["tickets"])

@@ -57,57 +57,26 @@ class BoardPaths:
         self.country = [p in self.ctx.countries for p in self.places]
         routes = self.ctx.board.routes
         self.edges: list[Edge] = []
-        self.adj: list[list[tuple[int, int]]] = [[] for _ in self.places]
         order = self.ctx.place_index
         for u, v, data in g.edges(data=True):
             a, b = (u, v) if order[u] <= order[v] else (v, u)
             shortest = tuple(i for i in data["routes"] if routes[i].length == data["length"])
             self.edges.append(Edge(a, b, data["length"], shortest, tuple(str(routes[i].id) for i in shortest)))
         self.ends = [(self.index[e.a], self.index[e.b]) for e in self.edges]
-        for k, (i, j) in enumerate(self.ends):
-            w = self.edges[k].length
-            self.adj[i].append((j, w))
-            self.adj[j].append((i, w))
+        self.adj: list[list[tuple[int, int, int]]] = [[] for _ in self.places]  # (neighbour, length, edge index)
+        for k, (u, v) in enumerate(self.ends):
+            self.adj[u].append((v, self.edges[k].length, k))
+            self.adj[v].append((u, self.edges[k].length, k))
         self._searches: dict[int, Search] = {}
-        self._ring = max((e.length for e in self.edges), default=0) + 1
         self._loads: dict[tuple[str, str], dict[int, float]] = {}
 
     def search(self, place: str | int) -> Search:
-        """Dial's algorithm (lengths are whole spaces 1..9) counting shortest paths; a country is reached,
-        never passed through (unless it is the start)."""
+        """Shortest paths from a place (the checks' search, counting paths): a country is reached, never
+        passed through (unless it is the start)."""
         start = place if isinstance(place, int) else self.index[place]
         found = self._searches.get(start)
-        if found is not None:
-            return found
-        n = len(self.places)
-        dist: list[int | None] = [None] * n
-        best = [1 << 60] * n
-        paths = [0.0] * n
-        size = self._ring
-        buckets: list[list[int]] = [[] for _ in range(size)]
-        buckets[0].append(start)
-        best[start], paths[start] = 0, 1.0
-        pending, d = 1, 0
-        while pending:
-            bucket = buckets[d % size]
-            while bucket:
-                node = bucket.pop()
-                pending -= 1
-                if dist[node] is not None or best[node] != d:
-                    continue
-                dist[node] = d
-                if self.country[node] and node != start:
-                    continue
-                for nbr, w in self.adj[node]:
-                    nd = d + w
-                    if nd < best[nbr]:
-                        best[nbr], paths[nbr] = nd, paths[node]
-                        buckets[nd % size].append(nbr)
-                        pending += 1
-                    elif nd == best[nbr]:
-                        paths[nbr] += paths[node]
-            d += 1
-        found = self._searches[start] = Search(dist, paths)
+        if found is None:
+            found = self._searches[start] = Search(*self.ctx.shortest_paths_from(start))
         return found
 
     def distance(self, a: str, b: str) -> int | None:
@@ -127,28 +96,28 @@ class BoardPaths:
         return found
 
     def _load(self, a: str, b: str) -> dict[int, float]:
+        """Walk back from b over the edges that keep a path shortest: an edge u→v is on a shortest path from
+        a to b when dist_a(u) + length = dist_a(v) and v leads on to b (u a country only when it is a)."""
         i, j = self.index[a], self.index[b]
         sa, sb = self.search(i), self.search(j)
-        total = sa.dist[j]
-        if total is None:
+        if sa.dist[j] is None:
             return {}
         count = sa.paths[j]
         out: dict[int, float] = {}
-        for k, (u, v) in enumerate(self.ends):
-            w = self.edges[k].length
-            share = self._through(sa, sb, i, j, u, v, w, total) + self._through(sa, sb, i, j, v, u, w, total)
-            if share:
-                out[k] = share / count
+        seen = {j}
+        stack = [j]
+        while stack:
+            v = stack.pop()
+            dv = sa.dist[v]
+            for u, w, k in self.adj[v]:
+                du = sa.dist[u]
+                if du is None or du + w != dv or (self.country[u] and u != i):
+                    continue
+                out[k] = out.get(k, 0.0) + sa.paths[u] * sb.paths[v] / count
+                if u not in seen:
+                    seen.add(u)
+                    stack.append(u)
         return out
-
-    def _through(self, sa: Search, sb: Search, i: int, j: int, u: int, v: int, w: int, total: int) -> float:
-        """Shortest paths i → … → u → v → … → j (u and v only countries when they are the ends)."""
-        du, dv = sa.dist[u], sb.dist[v]
-        if du is None or dv is None or du + w + dv != total:
-            return 0.0
-        if (self.country[u] and u != i) or (self.country[v] and v != j):
-            return 0.0
-        return sa.paths[u] * sb.paths[v]
 
     @cached_property
     def diameter(self) -> int:

@@ -27,7 +27,7 @@ from .paths import BoardPaths
 from .published import ranges, reaches
 
 #: On a board of more places, candidate pairs start from this many places drawn by the seed.
-SOURCES = 400
+SOURCES = 200
 #: The highest value a ticket can have (the format's limit): longer pairs are left out.
 MAX_VALUE = 99
 #: Candidates (nearest the target, least-used ends) whose route load is weighed before choosing.
