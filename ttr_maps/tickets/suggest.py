@@ -107,6 +107,7 @@ def suggest(board: Board, options: Options, paths: BoardPaths | None = None) -> 
     lo, hi = options.values or (1, MAX_VALUE)
     hi = min(hi, MAX_VALUE)
     rng = random.Random(options.seed)
+    shortlist = SHORTLIST if len(usable) <= SOURCES else SHORTLIST // 4  # each weighed pair costs two searches there
     # Every pair of usable places joined without passing a country, by distance; on a big board the
     # pairs from `SOURCES` places drawn by the seed (and the favoured ones), each search costing a pass over the board.
     sources = usable
@@ -168,7 +169,7 @@ def suggest(board: Board, options: Options, paths: BoardPaths | None = None) -> 
                     if key not in tie:
                         tie[key] = rng.random()
                     picks.append(_Pick(abs(d - want) + end_cost(i) + end_cost(j), tie[key], key, d))
-            if len(picks) >= SHORTLIST * 4 and spread >= 1:
+            if len(picks) >= shortlist * 4 and spread >= 1:
                 break
         picks.sort(key=lambda p: (p.cost, p.tie))
         best = None
@@ -180,7 +181,7 @@ def suggest(board: Board, options: Options, paths: BoardPaths | None = None) -> 
             if best is None or (score, p.tie) < best[0]:
                 best = ((score, p.tie), p)
             weighed += 1
-            if weighed >= SHORTLIST:
+            if weighed >= shortlist:
                 break
         if best is None:
             continue
