@@ -286,3 +286,26 @@ def test_a_rerun_that_fails_half_way_leaves_the_previous_run_whole(tmp_path, mon
     res = CliRunner().invoke(cli, ["simulate", PARIS, "-n", "5", "-p", "2", "--seed", "9", "-q", "-o", str(out)])
     assert res.exit_code == 1 and "No space left on device" in res.output
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_holm_adjusts_p_values_within_a_table():
+    from ttr_maps.simulate.compare import holm
+
+    rows = holm([{"p": p} for p in (0.01, 0.04, 0.03, 0.005, None)])
+    # Sorted 0.005, 0.01, 0.03, 0.04 (m = 4): 4*0.005, 3*0.01, max(., 2*0.03), max(., 1*0.04).
+    assert [r["p_holm"] for r in rows] == [0.03, 0.06, 0.06, 0.02, None]
+    assert [r["significant"] for r in rows] == [True, False, False, True, False]
+
+
+def test_compare_marks_only_what_survives_the_correction(usa_run):
+    _, s = usa_run
+    t = json.loads(json.dumps(s))  # B: one route claimed in every game, one ticket never completed
+    changed = t["routes"][0]["claimed"]
+    changed["successes"], changed["rate"] = changed["n"], 1.0
+    c = compare(s, t)
+    assert c["correction"].startswith("Holm")
+    row = next(r for r in c["routes"] if r["key"] == t["routes"][0]["route"])
+    assert row["p_holm"] >= row["p"]
+    assert row["significant"] == (row["p_holm"] < 0.05)
+    assert sum(r["significant"] for r in c["routes"]) <= sum(r["p"] is not None and r["p"] < 0.05 for r in c["routes"])
+    assert "after Holm's correction" in render_text(c, "a", "b")

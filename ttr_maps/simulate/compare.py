@@ -1,9 +1,11 @@
 """Two simulation summaries side by side: what a change to a board (or its rules) did.
 
 Differences are B - A. Rates are compared with a two-proportion z-test, means
-with Welch's test (normal approximation: simulations have many games). A
-difference with p < 0.05 is marked significant; with many routes and tickets a
-few such marks are expected by chance alone, so look at the large ones first.
+with Welch's test (normal approximation: simulations have many games). Each table
+is a family of comparisons: its p-values are adjusted with Holm's step-down method
+(which keeps the chance of any false mark in the table under 0.05), and a difference
+is marked significant when its adjusted p is under 0.05. Without it, comparing 90
+routes marks four or five by chance alone.
 """
 
 from __future__ import annotations
@@ -155,6 +157,22 @@ def _mean_row(key: str, a: dict, b: dict) -> dict:
     }
 
 
+def holm(rows: list[dict]) -> list[dict]:
+    """Add each row's Holm-adjusted p (`p_holm`) within `rows` and mark `significant` by it."""
+    tested = sorted((r for r in rows if r["p"] is not None), key=lambda r: r["p"])
+    m = len(tested)
+    running = 0.0
+    for i, r in enumerate(tested):
+        running = max(running, min(1.0, (m - i) * r["p"]))
+        r["p_holm"] = round(running, 4)
+        r["significant"] = running < ALPHA
+    for r in rows:
+        if r["p"] is None:
+            r["p_holm"] = None
+            r["significant"] = False
+    return rows
+
+
 def compare(a: dict, b: dict) -> dict:
     """The comparison of two summaries (summary.json dicts)."""
     out: dict = {"a": a["meta"], "b": b["meta"], "notes": []}
@@ -180,6 +198,9 @@ def compare(a: dict, b: dict) -> dict:
     out["routes_only_a"] = [k for k in ra if k not in rb]
     out["routes_only_b"] = [k for k in rb if k not in ra]
     out["never_claimed"] = {"a": a["never_claimed"], "b": b["never_claimed"]}
+    for key in ("win_rate", "score", "seat_win_rate", "length", "tickets", "piles", "routes"):
+        holm(out[key])
+    out["correction"] = "Holm, per table, family-wise 0.05"
     return out
 
 
@@ -199,12 +220,13 @@ def _table(title: str, rows: list[dict], pct: bool, only_significant: bool = Fal
         lines.append("  (no significant differences)" if only_significant else "  (none)")
         return lines
     width = max(len(r["key"]) for r in shown)
-    lines.append(f"  {'':<{width}}  {'A':>8}  {'B':>8}  {'B-A':>8}  {'p':>7}")
+    lines.append(f"  {'':<{width}}  {'A':>8}  {'B':>8}  {'B-A':>8}  {'p':>7}  {'p Holm':>7}")
     for r in shown:
         diff = "-" if r["diff"] is None else (f"{r['diff'] * 100:+7.1f}%" if pct else f"{r['diff']:+8.2f}")
         p = "-" if r["p"] is None else f"{r['p']:.4f}"
+        ph = "-" if r.get("p_holm") is None else f"{r['p_holm']:.4f}"
         mark = " *" if r["significant"] else ""
-        lines.append(f"  {r['key']:<{width}}  {_fmt(r['a'], pct):>8}  {_fmt(r['b'], pct):>8}  {diff:>8}  {p:>7}{mark}")
+        lines.append(f"  {r['key']:<{width}}  {_fmt(r['a'], pct):>8}  {_fmt(r['b'], pct):>8}  {diff:>8}  {p:>7}  {ph:>7}{mark}")
     return lines
 
 
@@ -229,5 +251,6 @@ def render_text(c: dict, name_a: str, name_b: str, show_all: bool = False) -> st
             lines.append(f"{label}: {', '.join(c[key])}")
     na, nb = c["never_claimed"]["a"], c["never_claimed"]["b"]
     lines.append(f"Never claimed: A {len(na)}, B {len(nb)}" + (f" (newly never claimed in B: {', '.join(x for x in nb if x not in na)})" if any(x not in na for x in nb) else ""))
-    lines.append("* p < 0.05 (two-proportion z-test for rates, Welch's test for means); B-A is B minus A.")
+    lines.append("* significant: p < 0.05 after Holm's correction for the comparisons in its table (p Holm; two-proportion z-test")
+    lines.append("  for rates, Welch's test for means), so a table of many routes or tickets marks few by chance; B-A is B minus A.")
     return "\n".join(lines)
