@@ -317,3 +317,103 @@ def test_printed_rules_say_separate_routes_count_as_double():
     text = " ".join(line for _h, lines in sections(g.variant, g.board) for line in lines)
     assert "Separate routes between the same two places count as one double route." in text
     assert "Locomotives pay only on tunnels." in text
+
+
+# ------------------------------------------------------------------ tickets with several destinations
+# docs/rules.md#tickets-with-several-destinations: "the best value among the destinations it reaches scores
+# ... if it reaches none, the ticket loses the lowest of its values".
+
+def several_destinations_board(**extra) -> dict:
+    board = _tiny()[1].model_dump(by_alias=True, exclude_none=True)
+    board["tickets"] = [{"from": "a", "to": "b", "points": 5, "or": [{"to": "c", "points": 8}, {"to": "x", "points": 3}], "decks": ["main"]}]
+    board.update(extra)
+    return board
+
+
+def score_of(g: Game, claims: list[str], stations: tuple[str, ...] = (), others: list[str] = ()):
+    from ttr_maps.engine.position import PlayerPosition, Position
+    from ttr_maps.engine.scoring import final_score
+
+    t = g.t
+
+    def pos(names, tickets, st=()):
+        return PlayerPosition(claims=tuple((t.find_route(n), 0) for n in names), tickets=tickets, stations=st)
+
+    return final_score(g.variant, g.board, Position((pos(claims, (0,), stations), pos(others, ()))))
+
+
+def test_the_best_destination_reached_scores_and_none_loses_the_lowest():
+    g = tiny_game(board={"tickets": several_destinations_board()["tickets"]})
+    cases = {
+        (): (0, -3),  # nothing reached: the lowest value (3) is lost
+        ("a-b",): (5, 0),
+        ("a-b", "b-c"): (8, 0),  # b and c both reached: the best, 8, not 13
+        ("a-d", "d-x"): (3, 0),  # the country, by its border route
+    }
+    for claims, (gained, lost) in cases.items():
+        p = score_of(g, list(claims)).players[0]
+        assert (p.breakdown["tickets_completed"], p.breakdown["tickets_failed"]) == (gained, lost), claims
+        assert len(p.completed) == (1 if gained else 0)
+
+
+def test_a_station_borrows_the_route_that_reaches_the_best_destination():
+    g = tiny_game(board={"tickets": several_destinations_board()["tickets"]})
+    # Player 0 owns a-b (5 points); a station at b may borrow the opponent's b-c to reach c (8 points).
+    p = score_of(g, ["a-b"], stations=("b",), others=["b-c"]).players[0]
+    assert p.breakdown["tickets_completed"] == 8
+    assert [b.route for b in p.borrowings] == [g.t.find_route("b-c")]
+
+
+def test_score_command_scores_a_ticket_with_several_destinations(tmp_path):
+    import json
+
+    import yaml
+    from click.testing import CliRunner
+
+    from ttr_maps.cli.main import cli
+
+    position = {"format": "ttr-position/1", "variant": str(EXAMPLES / "alpenrand-rules.yaml"), "players": [
+        {"name": "Ann", "routes": ["westmark-kaltenau", "kaltenau-steinhorn", "steinhorn-wolkenried", "wolkenried-eisenthal", "ostreich-eisenthal"],
+         "tickets": ["westmark-nordland"]},
+        {"name": "Bob", "routes": ["felsbach-grauwald"], "tickets": ["nordland-ostreich"]},
+    ]}
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(position, sort_keys=False), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["score", str(path), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    players = json.loads(r.output)["players"]
+    ann, bob = players[0]["breakdown"], players[1]["breakdown"]
+    assert ann["tickets_completed"] == 15  # Westmark reaches Ostreich (15), not Nordland (11) or Südtal (10)
+    assert bob["tickets_failed"] == -11  # no destination reached: the lowest of 13, 13, 11 is lost
+
+
+def test_ticket_card_lists_every_destination_with_its_points():
+    from ttr_maps.render.cards import board_cards, render_card
+
+    g = example("alpenrand", 2)
+    ctx, cards = board_cards(g.board, g.variant)
+    card = next(c for c in cards if c.ticket is not None and c.ticket.id == "westmark-nordland")
+    svg = render_card(card, ctx)
+    assert "to the best of" in svg
+    for name, points in (("Nordland", 11), ("Ostreich", 15), ("Südtal", 10)):
+        assert f">{name}<" in svg and f">{points}<" in svg
+
+
+def test_printed_rules_explain_several_destinations():
+    from ttr_maps.render.rules import sections
+
+    g = example("alpenrand", 2)
+    text = " ".join(line for _h, lines in sections(g.variant, g.board) for line in lines)
+    assert "A ticket with several destinations scores the best one your routes reach" in text
+
+
+def test_an_unknown_destination_is_r002_at_its_line(tmp_path):
+    import yaml
+
+    from ttr_maps.load import load
+
+    board = several_destinations_board()
+    board["tickets"][0]["or"][1]["to"] = "atlantis"
+    (tmp_path / "board.yaml").write_text(yaml.safe_dump(board, sort_keys=False), encoding="utf-8")
+    diags = load(tmp_path / "board.yaml").diagnostics
+    assert [(d.code, "'atlantis'" in d.message) for d in diags] == [("R002", True)]

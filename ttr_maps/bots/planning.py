@@ -84,6 +84,18 @@ class BoardData:
         # Static distances (by length) for cheap estimates: ticket difficulty, etc.
         base = [float(n) for n in self.length]
         self.dist0 = [dijkstra_all(self, base, s) for s in range(self.NP)]
+        if any(len(k.destinations) > 1 for k in t.tickets):
+            self._aim_tickets(t)
+
+    def _aim_tickets(self, t) -> None:
+        """A ticket with several destinations is planned towards the one worth most per space on the empty board."""
+        ends, points = list(self.ticket_ends), list(self.ticket_points)
+        for i, k in enumerate(t.tickets):
+            if len(k.destinations) > 1:
+                a = t.place_index[k.from_]
+                to, pts = max(k.destinations, key=lambda d: d[1] / max(1.0, self.dist0[a][t.place_index[d[0]]]))
+                ends[i], points[i] = (a, t.place_index[to]), pts
+        self.ticket_ends, self.ticket_points = tuple(ends), tuple(points)
 
 
 def ticket_paths(bd: BoardData) -> list[frozenset[int]]:

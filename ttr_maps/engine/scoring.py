@@ -103,8 +103,8 @@ def final_score(variant: Variant, board: Board, position: Position) -> ScoreShee
         goods = sum(player.goods) if variant.scoring.bonuses.goods else 0
         breakdown = {
             "routes": _route_points(variant, board, player),
-            "tickets_completed": sum(tickets[i].points for i in opt.completed),
-            "tickets_failed": -sum(tickets[i].points for i in opt.failed),
+            "tickets_completed": opt.gained,
+            "tickets_failed": -opt.lost,
             "longest_path": variant.scoring.bonuses.longest_path if best_trail > 0 and trails[seat].length == best_trail else 0,
             "most_tickets": variant.scoring.bonuses.most_tickets if most_completed > 0 and opt.count == most_completed else 0,
             "stations": (variant.stations.count - len(player.stations)) * variant.stations.unused_points,
@@ -180,6 +180,8 @@ class _Option:
     completed: tuple[int, ...]
     failed: tuple[int, ...]
     borrowings: tuple[Borrowing, ...]
+    gained: int = 0  # points of the completed tickets (each its best destination reached)
+    lost: int = 0  # points of the failed ones (each its lowest destination)
 
     @property
     def count(self) -> int:
@@ -252,18 +254,39 @@ def _ticket_options(
     for r in owned:
         own.join(*route_nodes[r])
     mine = sorted(player.tickets)
-    ticket_nodes = [(nodes_of.get(tickets[i].from_, []), nodes_of.get(tickets[i].to, [])) for i in mine]
+    # Per ticket: the start's nodes, and each destination's nodes with its points, best first
+    # (docs/rules.md#tickets-with-several-destinations: the best destination reached scores).
+    ticket_nodes = [
+        (nodes_of.get(tickets[i].from_, []), sorted(((nodes_of.get(to, []), pts) for to, pts in tickets[i].destinations), key=lambda d: -d[1]))
+        for i in mine
+    ]
+    several = any(len(tickets[i].destinations) > 1 for i in mine)
 
-    def evaluate(part: _Partition) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    def evaluate(part: _Partition) -> tuple[int, tuple[int, ...], tuple[int, ...], int, int]:
         done, missed = [], []
-        for i, (xs, ys) in zip(mine, ticket_nodes):
-            (done if {part.find(x) for x in xs} & {part.find(y) for y in ys} else missed).append(i)
-        points = sum(tickets[i].points for i in done) - sum(tickets[i].points for i in missed)
-        return points, tuple(done), tuple(missed)
+        gained = lost = 0
+        for i, (xs, dests) in zip(mine, ticket_nodes):
+            roots = {part.find(x) for x in xs}
+            best = next((pts for ys, pts in dests if any(part.find(y) in roots for y in ys)), None)
+            if best is None:
+                missed.append(i)
+                lost += tickets[i].lowest
+            else:
+                done.append(i)
+                gained += best
+        return gained - lost, tuple(done), tuple(missed), gained, lost
+
+    def option(part: _Partition, borrowings: tuple[Borrowing, ...]) -> _Option:
+        points, done, missed, gained, lost = evaluate(part)
+        return _Option(points, done, missed, borrowings, gained, lost)
 
     if not stations:  # nothing to choose: the one outcome of the player's own network
-        return [_Option(*evaluate(own), ())]
-    relevant = sorted({n for pair in ticket_nodes for side in pair for n in side} | {n for r in used_routes - owned for n in route_nodes[r]}, key=repr)
+        return [option(own, ())]
+    relevant = sorted(
+        {n for xs, dests in ticket_nodes for n in xs} | {n for _xs, dests in ticket_nodes for ys, _p in dests for n in ys}
+        | {n for r in used_routes - owned for n in route_nodes[r]},
+        key=repr,
+    )
 
     results: dict[tuple[int, int], _Option] = {}
     seen: set[tuple] = set()
@@ -280,10 +303,10 @@ def _ticket_options(
                 f"{', '.join(str(len(r)) for _p, r in stations)} routes to borrow leave too many borrowings to try "
                 f"exactly (more than {MAX_STATION_SITUATIONS:,} distinct situations)"
             )
-        points, done, missed = evaluate(part)
-        if k == len(stations) or not missed:
+        points, done, missed, gained, lost = evaluate(part)
+        if k == len(stations) or (not missed and not several):
             rest = tuple(Borrowing(place, None) for place, _r in stations[k:])
-            results.setdefault((points, len(done)), _Option(points, done, missed, chosen + rest))
+            results.setdefault((points, len(done)), _Option(points, done, missed, chosen + rest, gained, lost))
             return
         place, routes = stations[k]
         effects: set[frozenset] = set()

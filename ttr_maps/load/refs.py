@@ -68,6 +68,14 @@ def _deck_names(seq: Any) -> set[str]:
     return {str(d) for d in seq if isinstance(d, (str, int)) and not isinstance(d, bool)}
 
 
+def _ticket_ends(ticket: dict) -> Iterator[tuple[tuple, Any]]:
+    """(path inside the ticket, place id) of its start, its destination and its other destinations (`or`)."""
+    yield ("from",), ticket.get("from")
+    yield ("to",), ticket.get("to")
+    for j, dest in _items(ticket, "or"):
+        yield ("or", j, "to"), dest.get("to")
+
+
 def _keys(mapping: Any) -> list[str]:
     return [str(k) for k in mapping] if isinstance(mapping, dict) else []
 
@@ -158,8 +166,8 @@ def check_board(src: Source, out: list[Diagnostic]) -> None:
                         "[lat, lon] too (lat -85..85, lon -180..180)",
                     )
     for i, ticket in _items(data, "tickets"):
-        place_ref(("tickets", i, "from"), ticket.get("from"))
-        place_ref(("tickets", i, "to"), ticket.get("to"))
+        for end, pid in _ticket_ends(ticket):
+            place_ref(("tickets", i) + end, pid)
     for i, goods in _items(data, "goods"):
         place_ref(("goods", i, "place"), goods.get("place"))
     used: set[str] = set()
@@ -310,10 +318,9 @@ def check_variant(src: Source, board: Source, out: list[Diagnostic], deck_files:
                 )
     ids = set(place_ids(board_data))
     for i, ticket in added:
-        for end in ("from", "to"):
-            pid = ticket.get(end)
+        for end, pid in _ticket_ends(ticket):
             if isinstance(pid, str) and pid not in ids:
-                emit(("tickets", "add", i, end), "R002", f"unknown place '{pid}'{did_you_mean(pid, ids)}; use the id of a place on the board")
+                emit(("tickets", "add", i) + end, "R002", f"unknown place '{pid}'{did_you_mean(pid, ids)}; use the id of a place on the board")
 
 
 def check_deck(src: Source, board: Source, out: list[Diagnostic]) -> None:
@@ -321,7 +328,6 @@ def check_deck(src: Source, board: Source, out: list[Diagnostic]) -> None:
     ids = set(place_ids(board.data))
     emit = _Out(src, out)
     for i, ticket in _items(src.data, "tickets"):
-        for end in ("from", "to"):
-            pid = ticket.get(end)
+        for end, pid in _ticket_ends(ticket):
             if isinstance(pid, str) and pid not in ids:
-                emit(("tickets", i, end), "R002", f"unknown place '{pid}'{did_you_mean(pid, ids)}; use the id of a place on the board {board.path}")
+                emit(("tickets", i) + end, "R002", f"unknown place '{pid}'{did_you_mean(pid, ids)}; use the id of a place on the board {board.path}")

@@ -225,19 +225,45 @@ def default_route_ids(routes: list[tuple[Any, Any, Any]]) -> list[str | None]:
     return out
 
 
+class Destination(Strict):
+    """Another destination of a ticket with several (docs/rules.md#tickets-with-several-destinations)."""
+
+    to: Id
+    points: int = Field(ge=0, le=99)
+
+
 class Ticket(Strict):
-    """A destination ticket: two ends (cities or countries), points, and the decks it belongs to."""
+    """A destination ticket: two ends (cities or countries), points, and the decks it belongs to.
+
+    With `or`, the ticket has several destinations: the best one the player's network reaches scores,
+    and if it reaches none the lowest value is lost."""
 
     from_: Id = Field(alias="from")
     to: Id
     points: int = Field(ge=0, le=99)
     decks: tuple[Id, ...] = Field(min_length=1, description="Named decks holding this card (a card can be in several).")
+    or_: tuple[Destination, ...] = Field(
+        default=(),
+        alias="or",
+        max_length=9,
+        description="Other destinations, each with its points: the best one reached scores; if none is, the lowest is lost.",
+    )
 
     model_config = ConfigDict(populate_by_name=True)
 
     @property
     def id(self) -> str:
         return f"{self.from_}-{self.to}"
+
+    @property
+    def destinations(self) -> tuple[tuple[str, int], ...]:
+        """(place, points) of every destination, `to` first."""
+        return ((self.to, self.points),) + tuple((d.to, d.points) for d in self.or_)
+
+    @property
+    def lowest(self) -> int:
+        """What the ticket costs when no destination is reached."""
+        return min(p for _, p in self.destinations)
 
 
 class Goods(Strict):

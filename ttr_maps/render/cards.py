@@ -208,14 +208,20 @@ def draw_ticket(pen: Pen, g: Any, card: Card, ctx: CardContext, layers: tuple[st
         pen.path(mg, mm.dots, fill=INK_SOFT)
     if "top" not in layers:
         return
-    ends = [mm.positions.get(t.from_), mm.positions.get(t.to)]
-    pts = [(ox + p[0] * k, oy + p[1] * k) for p in ends if p is not None]
-    if len(pts) == 2:
-        pen.line(g, *pts[0], *pts[1], stroke=CITY_RING, stroke_width=n(0.45 * u), stroke_dasharray=f"{n(1.2 * u)} {n(0.8 * u)}")
-    for px, py in pts:
-        pen.circle(g, px, py, 1.9 * u, fill=CITY_RING, stroke="#ffffff", stroke_width=n(0.5 * u))
-        pen.circle(g, px, py, 0.7 * u, fill="#ffffff")
+    ends = [mm.positions.get(t.from_)] + [mm.positions.get(to) for to, _ in t.destinations]
+    pts = [(ox + p[0] * k, oy + p[1] * k) if p is not None else None for p in ends]
+    if pts[0] is not None:
+        for q in pts[1:]:
+            if q is not None:
+                pen.line(g, *pts[0], *q, stroke=CITY_RING, stroke_width=n(0.45 * u), stroke_dasharray=f"{n(1.2 * u)} {n(0.8 * u)}")
+    for q in pts:
+        if q is not None:
+            pen.circle(g, q[0], q[1], 1.9 * u, fill=CITY_RING, stroke="#ffffff", stroke_width=n(0.5 * u))
+            pen.circle(g, q[0], q[1], 0.7 * u, fill="#ffffff")
     a = ctx.text(ctx.board.place_by_id[t.from_].name) if t.from_ in ctx.board.place_by_id else t.from_
+    if len(t.destinations) > 1:
+        _several_destinations(pen, g, ctx, t, a, band, u, v)
+        return
     b = ctx.text(ctx.board.place_by_id[t.to].name) if t.to in ctx.board.place_by_id else t.to
     text_w = w - 25 * u
     pen.text(g, a, 5.5 * u, 64 * v, fit_size(a, 4.4 * u, text_w, True), anchor="start", bold=True, fill=INK)
@@ -224,6 +230,22 @@ def draw_ticket(pen: Pen, g: Any, card: Card, ctx: CardContext, layers: tuple[st
     cx, cy, r = w - 11.5 * u, 69 * v, 7.2 * u
     pen.circle(g, cx, cy, r, fill=band, stroke=LONG_GOLD if long else "#e7cf8d", stroke_width=n(0.7 * u))
     pen.text(g, str(t.points), cx, cy, 7.4 * u, dy=2.6 * u, bold=True, fill="#ffffff")
+
+
+def _several_destinations(pen: Pen, g: Any, ctx: CardContext, t: Ticket, a: str, band: str, u: float, v: float) -> None:
+    """The text of a ticket with several destinations (docs/rules.md#tickets-with-several-destinations):
+    its start, then each destination with its points; the best one reached scores."""
+    w = ctx.size[0]
+    pen.text(g, a, 5.5 * u, 62 * v, fit_size(a, 4.0 * u, w - 11 * u, True), anchor="start", bold=True, fill=INK)
+    pen.text(g, "to the best of", 5.5 * u, 66.4 * v, 2.4 * u, anchor="start", italic=True, fill=INK_SOFT)
+    rows = t.destinations
+    step = min(4.6, 14.0 / len(rows)) * v
+    for i, (to, points) in enumerate(rows):
+        y = 71 * v + i * step
+        name = ctx.text(ctx.board.place_by_id[to].name) if to in ctx.board.place_by_id else to
+        size = fit_size(name, min(3.4 * u, step * 0.8), w - 20 * u, True)
+        pen.text(g, name, 5.5 * u, y, size, anchor="start", bold=True, fill=INK)
+        pen.text(g, str(points), w - 6 * u, y, size, anchor="end", bold=True, fill=band)
 
 
 def ticket_layer_key(card: Card, ctx: CardContext, layer: str) -> tuple:

@@ -125,6 +125,8 @@ def notes(variant: Variant, board: Board | None = None) -> list[str]:
         bonuses.append(f"each station not built +{variant.stations.unused_points}")
     if b.goods:
         bonuses.append("goods at face value")
+    if board is not None and any(len(t.destinations) > 1 for t in (*board.tickets, *variant.tickets.add)):
+        extras.append("Several destinations: the best one reached scores; none reached, lose the lowest.")
     extras.append("At the end: tickets + or - their value" + ("; " + ", ".join(bonuses) if bonuses else "") + ".")
     return extras
 
@@ -207,6 +209,10 @@ def sections(variant: Variant, board: Board) -> list[tuple[str, list[str]]]:
     table = ", ".join(f"{k}: {v}" for k, v in sorted(variant.scoring.routes.items()))
     score = [f"Routes score by length ({table})."]
     score.append("Each ticket adds its value if its two places are joined by your routes, and subtracts it if not.")
+    if any(len(t.destinations) > 1 for t in (*board.tickets, *variant.tickets.add)):
+        score.append(
+            "A ticket with several destinations scores the best one your routes reach; if they reach none, it loses its lowest value."
+        )
     b = variant.scoring.bonuses
     if b.longest_path:
         score.append(f"The longest continuous path scores +{b.longest_path} (all tied players get it).")
