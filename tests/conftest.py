@@ -12,3 +12,25 @@ REFERENCE = Path(os.environ.get("TTR_REFERENCE_DIR") or ROOT.parent / "shared" /
 @pytest.fixture
 def root() -> Path:
     return ROOT
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's headless Chromium driven by Playwright (one per test module): the page tests' real browser.
+
+    Under CI (the CI variable set) a missing browser fails the tests instead of skipping them.
+    """
+    if not os.path.exists(CHROMIUM):
+        message = f"no {CHROMIUM}: install Debian's chromium (apt-get install chromium) to run the page tests"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM)
+        yield b
+        b.close()

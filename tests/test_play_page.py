@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
@@ -18,23 +17,7 @@ from ttr_maps.web import run_in_thread
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
 TINY = ROOT / "tests/scenarios/variants/tiny.yaml"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        message = f"no {CHROMIUM}: install Debian's chromium (apt-get install chromium) to run the play page tests"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM)
-        yield b
-        b.close()
 
 
 def _next(page, shown: int) -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import os
 import shutil
 import time
 from pathlib import Path
@@ -17,23 +16,7 @@ from ttr_maps.web import run_in_thread
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
 DUPLICATE = "  - {from: montmartre, to: gare-du-nord, length: 2, tracks: [red]}\n"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        message = f"no {CHROMIUM}: install Debian's chromium (apt-get install chromium) to run the studio page tests"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM)
-        yield b
-        b.close()
 
 
 @pytest.fixture
