@@ -15,6 +15,11 @@ The dragged place follows the pointer at once (the page moves it while dragging)
 these figures are the wait for the board as `render` draws it. Also the server's
 memory (resident set after opening the board, and its peak, VmHWM) and the load
 average, since the machine is shared.
+
+Wall-clock figures grow with the machine's load; the last line is the CPU time the
+server's thread spends on one drag up to the drawing (the edit written, the file
+read again, planned and drawn: `studio.edits.apply` in this process, thread CPU time,
+median), which does not.
 """
 
 from __future__ import annotations
@@ -132,6 +137,36 @@ def main() -> None:
     print(f"drag a place -> redrawn page: {ms(drags)}")
     print(f"save the file -> redrawn page: {ms(saves)}")
     print(f"server memory: {opened['VmRSS']:.0f} MB resident with the board open, {after['VmRSS']:.0f} MB after the edits, peak {after['VmHWM']:.0f} MB")
+    print(f"server CPU per drag up to the drawing: {ms(_cpu_per_edit(variant, args.place, args.repeat))}")
+
+
+def _cpu_per_edit(variant: Path, place: str, repeat: int) -> list[float]:
+    """Thread CPU time of `apply` (edit written, board read, planned, drawn), on a copy, in this process."""
+    from ttr_maps.studio.edits import apply
+    from ttr_maps.studio.session import Session
+    from ttr_maps.load import load
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-studio-cpu-"))
+    try:
+        shutil.copy(load(variant).board_path, tmp / "board.yaml")
+        text = re.sub(r"(?m)^board: .*$", "board: board.yaml", variant.read_text(encoding="utf-8"))
+        (tmp / "rules.yaml").write_text(text, encoding="utf-8")
+        session = Session(str(tmp / "rules.yaml"))
+        session.refresh()
+        times = []
+        for k in range(repeat + 1):
+            p = next(x for x in session.snapshot.drawing.data["places"] if x["id"] == place)
+            op = {"op": "move_place", "index": p["index"], "at": [p["at"][0] + (5 if k % 2 == 0 else -5), p["at"][1]],
+                  "base": session.snapshot.sha}
+            t = time.thread_time()
+            apply(session, op)
+            if k:  # the first edit also reads the file for editing
+                times.append(time.thread_time() - t)
+            session._finish(session.snapshot, session.snapshot.drawing.loaded)
+        session.close()
+        return times
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -226,3 +226,14 @@ def test_exports_use_the_render_and_print_code(studio) -> None:
     with urllib.request.urlopen(studio.url("/api/export/svg").split("?")[0], timeout=60) as resp:
         svg = resp.read().decode()
     assert svg == state(studio)["drawing"]["svg"] and svg.startswith("<?xml")
+
+
+def test_the_walkthroughs_studio_board_validates(tmp_path: Path) -> None:
+    """docs/walkthrough.md shows the file tools/studio_screenshots.py builds through the page; it must stay valid."""
+    import re
+
+    text = (ROOT / "docs/walkthrough.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```yaml\n(.*?)```", text, flags=re.S) if b.startswith("# Harbour Towns: built in the studio"))
+    (tmp_path / "harbour-towns.yaml").write_text(block, encoding="utf-8")
+    loaded = load(tmp_path / "harbour-towns.yaml")
+    assert loaded.ok and len(loaded.board.routes) == 7 and len(loaded.board.tickets) == 4

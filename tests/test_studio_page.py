@@ -124,6 +124,9 @@ def test_clicking_a_finding_highlights_its_route(browser, paris: Path) -> None:
         finding.click()
         assert page.locator(f"polyline[data-route='{last}'].hl").count() == 1
         assert page.locator(".hit-route.hl").count() == 1
+        # and the other way: clicking the route lists its findings in its panel
+        page.locator(f"polyline[data-route='{last}']").dispatch_event("mousedown", {"button": 0})
+        assert "G011" in page.locator("#panel .own-findings").inner_text()
     finally:
         studio.close()
 
@@ -159,7 +162,7 @@ def test_adding_a_route_and_a_ticket_then_undo(studio, paris: Path) -> None:
     text = _wait_file(board, lambda t: "montmartre, to: bercy" in t)
     assert f"  - {{from: montmartre, to: bercy, points: {points}, decks: [paris]}}\n" in text
     studio.wait_version(v)
-    ticket = page.locator("#tickets li", has_text="montmartre – bercy")
+    ticket = page.locator("#tickets li", has_text="Montmartre – Bercy")
     assert "= shortest path" in ticket.inner_text()
 
     v = studio.version()

@@ -179,10 +179,7 @@ def _set_bend(doc: YamlFile, drawing: Drawing, op: dict) -> str:
 
 def _add_route(doc: YamlFile, drawing: Drawing, op: dict) -> str:
     loaded = drawing.loaded
-    ids = {p.id for p in loaded.board.places}
-    a, b = _place_id(op, "from", ids), _place_id(op, "to", ids)
-    if a == b:
-        raise BadEdit("a route joins two different places")
+    a, b = _ends(op, drawing, "a route")
     length = op.get("length") or suggest_length(loaded, a, b)
     if not isinstance(length, int) or isinstance(length, bool) or not 1 <= length <= 9:
         raise BadEdit("length must be a whole number of spaces from 1 to 9")
@@ -212,10 +209,7 @@ def _add_ticket(doc: YamlFile, drawing: Drawing, op: dict) -> str:
     from ..tickets.paths import BoardPaths
 
     loaded = drawing.loaded
-    ids = {p.id for p in loaded.board.places}
-    a, b = _place_id(op, "from", ids), _place_id(op, "to", ids)
-    if a == b:
-        raise BadEdit("a ticket joins two different places")
+    a, b = _ends(op, drawing, "a ticket")
     points = op.get("points")
     if points is None:
         points = BoardPaths(loaded.board).distance(a, b) or 1
@@ -277,8 +271,8 @@ def _board_point(drawing: Drawing, at: tuple[float, float]) -> dict[str, float]:
 
 
 def _digits(car: float) -> int:
-    """Decimals that keep a position to about a twentieth of a car length."""
-    return max(0, math.ceil(-math.log10(car / 20))) if car > 0 else 2
+    """Decimals that keep a position to about a tenth of a car length."""
+    return max(0, math.ceil(-math.log10(car / 10))) if car > 0 else 2
 
 
 def _tidy(v: float) -> float | int:
@@ -313,11 +307,15 @@ def _text(op: dict, key: str, limit: int) -> str:
     return value.strip()
 
 
-def _place_id(op: dict, key: str, ids: set[str]) -> str:
-    value = op.get(key)
-    if not isinstance(value, str) or value not in ids:
-        raise BadEdit(f"{key} must be the id of a place on the board")
-    return value
+def _ends(op: dict, drawing: Drawing, what: str) -> tuple[str, str]:
+    """The `from` and `to` of a new route or ticket: ids of two different places of the board."""
+    ids = {p.id for p in drawing.loaded.board.places}
+    for key in ("from", "to"):
+        if not isinstance(op.get(key), str) or op[key] not in ids:
+            raise BadEdit(f"{key} must be the id of a place on the board")
+    if op["from"] == op["to"]:
+        raise BadEdit(f"{what} joins two different places")
+    return op["from"], op["to"]
 
 
 def _points(value: Any) -> int:

@@ -187,9 +187,10 @@
     ul.replaceChildren();
     const d = state.drawing;
     if (!d) return;
+    const names = Object.fromEntries(d.places.map((p) => [p.id, p.name]));
     for (const t of d.tickets) {
       const off = t.spaces === null ? "not connected" : t.spaces === t.points ? "= shortest path" : `shortest path ${t.spaces}`;
-      const li = TTR.el("li", { class: "ticket" }, `${t.from} – ${t.to}: ${t.points} points `, TTR.el("span", { class: "where" }, off));
+      const li = TTR.el("li", { class: "ticket" }, `${names[t.from] || t.from} – ${names[t.to] || t.to}: ${t.points} points `, TTR.el("span", { class: "where" }, off));
       if (selected && selected.ticket === t.index) li.classList.add("selected");
       li.addEventListener("mouseenter", () => { pathRoutes = new Set(t.routes); drawOverlay(d); });
       li.addEventListener("mouseleave", () => { pathRoutes = new Set(); drawOverlay(d); });
@@ -230,14 +231,16 @@
         TTR.el("p", { class: "where" }, "Double-click the route to add a bend point; drag one to move it; double-click it to remove it."),
         TTR.el("button", { id: "delete-route", onclick: () => { const i = r.index; selected = null; edit({ op: "delete_route", index: i }); } }, "Delete route"),
         " ",
-        TTR.el("button", { onclick: () => edit({ op: "set_bend", route: r.index, points: [] }), disabled: r.bends.length ? null : "disabled" }, "Straighten"));
+        TTR.el("button", { onclick: () => edit({ op: "set_bend", route: r.index, points: [] }), disabled: r.bends.length ? null : "disabled" }, "Straighten"),
+        findingsOf("route", r.index));
     } else if (selected.place !== undefined && d.places[selected.place]) {
       const p = d.places[selected.place];
       const name = TTR.el("input", { id: "place-name", value: p.name, maxlength: "100" });
       panel.append(TTR.el("h2", {}, p.name), TTR.el("p", { class: "where" }, `id ${p.id}; drag it on the board to move it`),
         TTR.el("label", {}, "Name ", name),
         TTR.el("button", { onclick: () => edit({ op: "rename_place", index: p.index, name: name.value }) }, "Rename"), " ",
-        TTR.el("button", { onclick: () => { const i = p.index; selected = null; edit({ op: "delete_place", index: i }); } }, "Delete place"));
+        TTR.el("button", { onclick: () => { const i = p.index; selected = null; edit({ op: "delete_place", index: i }); } }, "Delete place"),
+        findingsOf("place", p.index));
     } else if (selected.ticket !== undefined && d.tickets[selected.ticket]) {
       const t = d.tickets[selected.ticket];
       const points = TTR.el("input", { id: "ticket-points", type: "number", min: "0", max: "99", value: t.points });
@@ -248,6 +251,14 @@
         t.spaces !== null ? TTR.el("button", { onclick: () => edit({ op: "set_ticket", index: t.index, points: t.spaces }) }, `Use ${t.spaces}`) : null, " ",
         TTR.el("button", { onclick: () => { const i = t.index; selected = null; edit({ op: "delete_ticket", index: i }); } }, "Delete ticket"));
     }
+  }
+
+  // The findings of the selected route or place, listed in its panel.
+  function findingsOf(key, index) {
+    const mine = state.findings.filter((f) => f[key] === index);
+    if (!mine.length) return TTR.el("p", { class: "where" }, state.findings_ready ? "no findings" : "checking...");
+    return TTR.el("ul", { class: "own-findings" }, ...mine.map((f) => TTR.el("li", {},
+      TTR.el("span", { class: `sev-${f.severity}` }, f.code), " ", f.message)));
   }
 
   function setMode(m) {
