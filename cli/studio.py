@@ -27,8 +27,11 @@ def command(file: str, port: int, open_browser: bool, sim: str | None) -> None:
     from ttr_maps.web import ServeError, serve
 
     path = resolve(file)
-    if os.path.isdir(path):
+    if os.path.isdir(path) or file.endswith(os.sep):
         raise click.ClickException(f"{file} is a folder; name a board or variant file")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise click.ClickException(f"folder {folder} does not exist; create it first (mkdir -p {folder}) or name a file in another folder")
     if sim is not None:
         from ttr_maps.simulate.output import OutputError, load_summary
 

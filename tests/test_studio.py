@@ -237,3 +237,48 @@ def test_the_walkthroughs_studio_board_validates(tmp_path: Path) -> None:
     (tmp_path / "harbour-towns.yaml").write_text(block, encoding="utf-8")
     loaded = load(tmp_path / "harbour-towns.yaml")
     assert loaded.ok and len(loaded.board.routes) == 7 and len(loaded.board.tickets) == 4
+
+
+def test_the_command_refuses_a_folder_and_a_missing_folder(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from ttr_maps.cli.main import cli
+
+    result = CliRunner().invoke(cli, ["studio", str(tmp_path / "nowhere" / "board.yaml"), "--no-open"])
+    assert result.exit_code == 1 and "does not exist" in result.output
+    result = CliRunner().invoke(cli, ["studio", str(tmp_path) + "/", "--no-open"])
+    assert result.exit_code == 2 and "is a directory" in result.output
+    result = CliRunner().invoke(cli, ["studio", "x.yaml", "--sim", str(tmp_path), "--no-open"])
+    assert result.exit_code == 1 and "summary.json" in result.output
+
+
+@pytest.mark.slow
+def test_simulate_button_runs_games_with_progress_then_heat_map(studio, paris: Path) -> None:
+    status, answer = call(studio, "POST", "/api/simulate", {"games": 3})
+    assert status == 200 and answer["running"] and answer["games"] == 3
+    assert call(studio, "POST", "/api/simulate", {"games": 3})[0] == 409  # one run at a time
+    deadline = time.monotonic() + 300
+    while (s := call(studio, "GET", "/api/simulate")[1])["running"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert s["error"] is None and s["done"] == 3 and set(s["summary"]) == {"expert", "route-focus", "ticket-hungry", "long-route"}
+    folder = paris / "out" / "paris"
+    assert Path(s["folder"]).resolve() == folder.resolve() and (folder / "report.html").exists()
+    # The run's claim rates become the heat-map overlay of a studio opened with --sim.
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    rates = {r["route"]: r["claimed"]["rate"] for r in summary["routes"]}
+    running = run_in_thread(studio_app(str(paris / "paris.yaml"), sim=str(folder)))
+    try:
+        routes = wait(running, lambda s: s["ok"])["drawing"]["routes"]
+        assert [r["heat"] for r in routes] == [rates.get(r["id"], 0.0) for r in routes]
+        assert any(r["heat"] > 0 for r in routes)
+    finally:
+        running.stop()
+
+
+@pytest.mark.slow
+def test_pdf_export_is_the_print_commands_pdf(studio) -> None:
+    with urllib.request.urlopen(f"http://127.0.0.1:{studio.port}/api/export/pdf", timeout=300) as resp:
+        assert resp.headers["Content-Type"] == "application/pdf"
+        assert 'filename="paris.pdf"' in resp.headers["Content-Disposition"]
+        assert resp.read(5) == b"%PDF-"
