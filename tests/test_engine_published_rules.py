@@ -3,6 +3,7 @@ wording of its section of docs/rules.md, on the tiny test board with one setting
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from test_engine_rules import TINY, do, hand, legal_texts, merge, refused
@@ -383,8 +384,11 @@ def test_score_command_scores_a_ticket_with_several_destinations(tmp_path):
     assert r.exit_code == 0, r.output
     players = json.loads(r.output)["players"]
     ann, bob = players[0]["breakdown"], players[1]["breakdown"]
-    assert ann["tickets_completed"] == 15  # Westmark reaches Ostreich (15), not Nordland (11) or Südtal (10)
-    assert bob["tickets_failed"] == -11  # no destination reached: the lowest of 13, 13, 11 is lost
+    board = example("alpenrand", 2).board
+    ann_ticket = next(t for t in board.tickets if t.id == "westmark-nordland")
+    bob_ticket = next(t for t in board.tickets if t.id == "nordland-ostreich")
+    assert ann["tickets_completed"] == dict(ann_ticket.destinations)["ostreich"]  # reached Ostreich, not Nordland or Südtal
+    assert bob["tickets_failed"] == -bob_ticket.lowest  # no destination reached: the lowest value is lost
 
 
 def test_ticket_card_lists_every_destination_with_its_points():
@@ -395,8 +399,9 @@ def test_ticket_card_lists_every_destination_with_its_points():
     card = next(c for c in cards if c.ticket is not None and c.ticket.id == "westmark-nordland")
     svg = render_card(card, ctx)
     assert "to the best of" in svg
-    for name, points in (("Nordland", 11), ("Ostreich", 15), ("Südtal", 10)):
-        assert f">{name}<" in svg and f">{points}<" in svg
+    for to, points in card.ticket.destinations:
+        assert f">{g.board.place_by_id[to].name}<" in svg and f">{points}<" in svg
+    assert len(card.ticket.destinations) == 3
 
 
 def test_printed_rules_explain_several_destinations():
@@ -417,3 +422,72 @@ def test_an_unknown_destination_is_r002_at_its_line(tmp_path):
     (tmp_path / "board.yaml").write_text(yaml.safe_dump(board, sort_keys=False), encoding="utf-8")
     diags = load(tmp_path / "board.yaml").diagnostics
     assert [(d.code, "'atlantis'" in d.message) for d in diags] == [("R002", True)]
+
+
+# ------------------------------------------------------------------ entry points
+# docs/rules.md#entry-points: "each route ends at one entry and is drawn to it, but for the rules the place
+# is one place".
+
+ENTRIES_BOARD = {
+    "places": [
+        {"id": "a", "name": "A", "x": 0, "y": 0}, {"id": "b", "name": "B", "x": 0, "y": 4},
+        {"id": "land", "name": "Land", "kind": "country", "x": 8, "y": 2,
+         "entries": [{"id": "north", "x": 4, "y": 0}, {"id": "south", "x": 4, "y": 4}]},
+    ],
+    "routes": [
+        {"from": "a", "to": "land", "length": 3, "tracks": ["red"]},  # no entry named: the nearest, north
+        {"from": "b", "to": "land", "to_entry": "north", "length": 4, "tracks": ["blue"]},  # named, though south is nearer
+        {"from": "a", "to": "b", "length": 3, "tracks": ["green"]},
+    ],
+    "tickets": [{"from": "b", "to": "land", "points": 4, "decks": ["main"]}],
+}
+
+
+def entries_board():
+    return Board.model_validate({"format": "ttr-board/1", "meta": {"title": "Entries"}, "colors": ["red", "blue", "green"],
+                                 "drawing": {"car_length": 1.0}, **ENTRIES_BOARD})
+
+
+def test_a_route_ends_at_its_named_entry_or_the_nearest_one():
+    from ttr_maps.geometry import Layout
+
+    layout = Layout(entries_board())
+    routes = entries_board().routes
+    assert layout.route_entries(routes[0]) == (None, "north")
+    assert layout.route_entries(routes[1]) == (None, "north")
+    assert layout.route_ends(routes[1]) == ((0, 4), (4, 0))
+    assert layout.route_ends(routes[2]) == ((0, 0), (0, 4))
+
+
+def test_the_drawn_route_runs_to_its_entry_and_each_entry_gets_a_marker():
+    from ttr_maps.render.plan import plan_board
+
+    plan = plan_board(entries_board())
+    land = plan.place("land")
+    assert len(land.entries) == 2
+    north = land.entries[0]
+    for rp in plan.routes:
+        if "land" in rp.ends:
+            end = rp.centerline[-1] if rp.ends[1] == "land" else rp.centerline[0]
+            assert math.dist(end, north) < 1e-6  # both routes end at the north crossing, not at the country's point
+    assert math.dist((land.x, land.y), north) > plan.car * 3
+
+
+def test_a_ticket_to_a_place_with_entries_is_complete_at_any_entry():
+    from ttr_maps.engine.position import PlayerPosition, Position
+    from ttr_maps.engine.scoring import final_score
+
+    g = example("alpenrand", 2)
+    t = g.t
+    ticket = t.ticket_index["lindenfels-nordland"]
+
+    def completed(names):
+        player = PlayerPosition(claims=tuple((t.find_route(n), 0) for n in names), tickets=(ticket,))
+        return final_score(g.variant, g.board, Position((player, PlayerPosition(claims=())))).players[0].completed
+
+    west = ["lindenfels-wolkenried", "grauwald-wolkenried", "nordland-grauwald-2"]  # into Nordland by the west crossing
+    east = ["lindenfels-wolkenried", "seebruck-wolkenried", "nordland-seebruck"]  # and by the east one
+    assert g.board.routes[t.find_route("nordland-grauwald-2")].from_entry == "west"
+    assert g.board.routes[t.find_route("nordland-seebruck")].from_entry == "east"
+    assert completed(west) == completed(east) == (ticket,)
+    assert completed(west[:2]) == ()

@@ -12,7 +12,7 @@ import statistics
 from dataclasses import dataclass
 from functools import cached_property
 
-from .model.board import Board, Place, Route
+from .model.board import Board, Entry, Place, Route
 
 EARTH_RADIUS_KM = 6371.0
 
@@ -68,6 +68,38 @@ class Layout:
         return {p.id: _position(p, *self._projection) for p in self.board.places}
 
     @cached_property
+    def entry_positions(self) -> dict[tuple[str, str], tuple[float, float]]:
+        """(place, entry) -> position of each entry of a place with several drawn points."""
+        return {(p.id, e.id): _position(e, *self._projection) for p in self.board.places for e in p.entries}
+
+    def route_entries(self, route: Route) -> tuple[str | None, str | None]:
+        """The entry each end of `route` is drawn to (None: the place itself). An end at a place with entries
+        that names none goes to the entry nearest to where the route comes from (its nearest bend point, or the
+        other end), so routes end at the right crossing without writing it (docs/rules.md#entry-points)."""
+        out: list[str | None] = []
+        bends = self.bend_points(route)
+        for end, named, toward in ((route.from_, route.from_entry, 0), (route.to, route.to_entry, -1)):
+            place = self.board.place_by_id.get(end)
+            if place is None or not place.entries:
+                out.append(None)
+                continue
+            if named is not None and any(e.id == named for e in place.entries):
+                out.append(named)
+                continue
+            other = route.to if toward == 0 else route.from_
+            ox, oy = bends[toward] if bends else self.positions.get(other, self.positions[end])
+            ents = self.entry_positions
+            out.append(min(place.entries, key=lambda e: math.hypot(ents[(end, e.id)][0] - ox, ents[(end, e.id)][1] - oy)).id)
+        return out[0], out[1]
+
+    def route_ends(self, route: Route) -> tuple[tuple[float, float], tuple[float, float]]:
+        """Where the drawn route starts and ends: its places, or the entries it ends at."""
+        ea, eb = self.route_entries(route)
+        a = self.entry_positions[(route.from_, ea)] if ea else self.positions[route.from_]
+        b = self.entry_positions[(route.to, eb)] if eb else self.positions[route.to]
+        return a, b
+
+    @cached_property
     def geographic(self) -> bool:
         """True when the board places things by lat/lon (then bend points are [lat, lon] too)."""
         return any(p.lat is not None for p in self.board.places)
@@ -94,7 +126,7 @@ class Layout:
             return self.board.drawing.car_length
         ratio = self.board.drawing.city_radius_ratio
         fits = [
-            self.distance(r.from_, r.to) / (r.length + 2 * ratio)
+            math.dist(*self.route_ends(r)) / (r.length + 2 * ratio)
             for r in self.board.routes
             if r.from_ in self.positions and r.to in self.positions and r.from_ != r.to
         ]
@@ -117,13 +149,14 @@ class Layout:
     @cached_property
     def bounds(self) -> tuple[float, float, float, float]:
         """(min_x, min_y, max_x, max_y) of the places, bend points included."""
-        pts = list(self.positions.values()) + [b for r in self.board.routes for b in self.bend_points(r)]
+        pts = list(self.positions.values()) + list(self.entry_positions.values())
+        pts += [b for r in self.board.routes for b in self.bend_points(r)]
         xs = [p[0] for p in pts]
         ys = [p[1] for p in pts]
         return min(xs), min(ys), max(xs), max(ys)
 
 
-def _position(p: Place, projection: str, sp: float, lon0: float) -> tuple[float, float]:
+def _position(p: Place | Entry, projection: str, sp: float, lon0: float) -> tuple[float, float]:
     if p.lat is not None and p.lon is not None:
         return project(p.lat, p.lon, projection, sp, lon0)
     assert p.x is not None and p.y is not None

@@ -431,8 +431,8 @@ class Context:
     # -- drawing -----------------------------------------------------------
 
     def route_coords(self, route: Route) -> list[tuple[float, float]]:
-        pos = self.layout.positions
-        return [pos[route.from_], *self.layout.bend_points(route), pos[route.to]]
+        a, b = self.layout.route_ends(route)  # its places, or the entries it ends at
+        return [a, *self.layout.bend_points(route), b]
 
     @cached_property
     def route_lines(self) -> list[LineString]:

@@ -45,6 +45,7 @@ LOADER_CODES: dict[str, tuple[str, str]] = {
     "R011": ("board-too-large-to-draw", "A place lies far off the others, or the car length is tiny: the board would be thousands of spaces across."),
     "R012": ("duplicate-route-id", "Two routes have the same `id`."),
     "R013": ("unknown-route", "A variant names a route (by id) the board does not have."),
+    "R014": ("unknown-entry", "A route names an entry its place does not have, or a place lists an entry twice."),
     "V001": ("board-not-found", "The board file a variant names does not exist."),
     "V002": ("wrong-kind", "A board was expected and a variant (or vice versa) was given."),
     "V003": ("scoring-length-missing", "scoring.routes has no points for a route length the board uses."),

@@ -139,9 +139,17 @@ def check_board(src: Source, out: list[Diagnostic]) -> None:
         else:
             first_color[color] = j
     known_colors = set(colors) | {GRAY}
+    entries = _entries(src, data, emit)
     for i, route in _items(data, "routes"):
         place_ref(("routes", i, "from"), route.get("from"))
         place_ref(("routes", i, "to"), route.get("to"))
+        for end, key in (("from", "from_entry"), ("to", "to_entry")):
+            name, pid = route.get(key), route.get(end)
+            if isinstance(name, str) and isinstance(pid, str) and pid in ids and name not in entries.get(pid, ()):
+                have = entries.get(pid, [])
+                emit(("routes", i, key), "R014", lambda name=name, pid=pid, have=have: (
+                    f"'{pid}' has no entry '{name}'{did_you_mean(name, have)}; "
+                    + (f"its entries are {', '.join(have)}" if have else "give the place `entries` first, or remove the key")))
         for j, color in _strings(route.get("tracks")):
             if color not in known_colors:
                 emit(
@@ -197,6 +205,30 @@ def _route_ids(src: Source, data: Any, emit: _Out) -> None:
             emit(("routes", i, "id"), "R012", f"route id '{rid}' is taken by the route at line {line}; give each route its own id")
         else:
             first[rid] = i
+
+
+def _entries(src: Source, data: Any, emit: _Out) -> dict[str, list[str]]:
+    """Each place's entry ids (docs/rules.md#entry-points); R014 for one named twice in a place, R010 for one
+    placed by the other kind of position than its place."""
+    out: dict[str, list[str]] = {}
+    for i, place in _items(data, "places"):
+        pid = place.get("id")
+        geo = "lat" in place or "lon" in place
+        names: list[str] = []
+        for j, entry in _items(place, "entries"):
+            eid = entry.get("id")
+            if isinstance(eid, str):
+                if eid in names:
+                    emit(("places", i, "entries", j, "id"), "R014", f"entry '{eid}' is listed twice in '{pid}'; give each entry its own id")
+                else:
+                    names.append(eid)
+            egeo, exy = "lat" in entry or "lon" in entry, "x" in entry or "y" in entry
+            if egeo != exy and egeo != geo:
+                kind, other = ("lat/lon", "x/y") if egeo else ("x/y", "lat/lon")
+                emit(("places", i, "entries", j), "R010", f"entry '{eid}' of '{pid}' is placed by {kind}, but its place by {other}; use {other}")
+        if isinstance(pid, str):
+            out[pid] = names
+    return out
 
 
 def _mixed_positions(src: Source, data: Any, emit: _Out) -> None:

@@ -98,6 +98,44 @@ class Drawing(Strict):
     )
 
 
+def _one_position(item: Any) -> None:
+    """lat and lon, or x and y: one position, given whole."""
+    geo = item.lat is not None or item.lon is not None
+    xy = item.x is not None or item.y is not None
+    if geo and xy:
+        raise ValueError("give either lat/lon or x/y, not both")
+    if not geo and not xy:
+        raise ValueError("a place needs a position: lat and lon, or x and y")
+    if geo and (item.lat is None or item.lon is None):
+        raise ValueError("give both lat and lon")
+    if xy and (item.x is None or item.y is None):
+        raise ValueError("give both x and y")
+
+
+_POSITION_SCHEMA = {
+    "oneOf": [{"required": ["lat", "lon"]}, {"required": ["x", "y"]}],
+    "dependentRequired": {"lat": ["lon"], "lon": ["lat"], "x": ["y"], "y": ["x"]},
+}
+
+
+class Entry(Strict):
+    """One of several drawn points of a place (a country's border crossings): routes end at their entry,
+    the rules see one place (docs/rules.md#entry-points)."""
+
+    model_config = ConfigDict(json_schema_extra=_POSITION_SCHEMA)
+
+    id: Id = Field(description="The entry's id, unique within its place, e.g. `north`.")
+    lat: Finite | None = Field(default=None, ge=-85, le=85)
+    lon: Finite | None = Field(default=None, ge=-180, le=180)
+    x: Finite | None = None
+    y: Finite | None = None
+
+    @model_validator(mode="after")
+    def _position(self) -> Entry:
+        _one_position(self)
+        return self
+
+
 class Place(Strict):
     """A city, or a country (a terminal place: routes end there, no path passes through)."""
 
@@ -119,19 +157,15 @@ class Place(Strict):
     tags: tuple[Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=32)], ...] = Field(
         default=(), description="Free tags, e.g. `big-city`."
     )
+    entries: tuple[Entry, ...] = Field(
+        default=(),
+        max_length=9,
+        description="Several drawn points of one place (a country's border crossings): each route ends at one of them.",
+    )
 
     @model_validator(mode="after")
     def _one_position(self) -> Place:
-        geo = self.lat is not None or self.lon is not None
-        xy = self.x is not None or self.y is not None
-        if geo and xy:
-            raise ValueError("give either lat/lon or x/y, not both")
-        if not geo and not xy:
-            raise ValueError("a place needs a position: lat and lon, or x and y")
-        if geo and (self.lat is None or self.lon is None):
-            raise ValueError("give both lat and lon")
-        if xy and (self.x is None or self.y is None):
-            raise ValueError("give both x and y")
+        _one_position(self)
         return self
 
     @property
@@ -158,6 +192,8 @@ class Route(Strict):
     )
     ferry: int = Field(default=0, ge=0, le=9, description="Locomotives each track requires (a ferry).")
     tunnel: bool = Field(default=False, description="Each track is a tunnel.")
+    from_entry: Id | None = Field(default=None, description="The entry of `from` the route ends at (a place with `entries`).")
+    to_entry: Id | None = Field(default=None, description="The entry of `to` the route ends at (a place with `entries`).")
     bend: tuple[tuple[Finite, Finite], ...] = Field(
         default=(),
         max_length=20,

@@ -162,8 +162,7 @@ def clear_bend(plan: BoardPlan, group: int, obstacles: Obstacles, layout: Layout
     rp = plan.routes[group]
     members = group_members(rp)
     entry = next((r for r in members if r.bend), members[0])
-    a, b = plan.place(rp.ends[0]), plan.place(rp.ends[1])
-    pa, pb = (a.x, a.y), (b.x, b.y)
+    pa, pb = rp.centerline[0], rp.centerline[-1]  # its places, or the entries it ends at
     dx, dy = pb[0] - pa[0], pb[1] - pa[1]
     chord = math.hypot(dx, dy)
     if chord == 0:

@@ -137,6 +137,13 @@ def draw_places(pen: Pen, parent: Any, plan: BoardPlan) -> None:
     g = pen.group(parent, id="places")
     for pp in plan.places:
         r = pp.radius
+        for ex, ey in pp.entries:  # one place drawn at several points: each route ends at its own entry
+            pen.line(g, pp.x, pp.y, ex, ey, stroke=COUNTRY if pp.place.is_country else CITY_RING, stroke_width=n(r * 0.12),
+                     stroke_dasharray=f"{n(r * 0.3)} {n(r * 0.3)}", stroke_opacity="0.5")
+            if pp.place.is_country:
+                draw_country_marker(pen, g, ex, ey, r * 0.8, math.atan2(ey - pp.y, ex - pp.x))
+            else:
+                pen.circle(g, ex, ey, r * 0.8, fill=CITY_FILL, stroke=CITY_RING, stroke_width=n(r * 0.3))
         if plan.options.shadows:
             pen.circle(g, pp.x + r * 0.16, pp.y + r * 0.2, r * 1.05, fill="#000000", fill_opacity="0.3")
         if pp.place.is_country:

@@ -117,6 +117,7 @@ class PlacePlan:
     big: bool
     outward: float  # radians, from the board's centre towards this place (country arrows)
     label: LabelPlan | None = None
+    entries: tuple[tuple[float, float], ...] = ()  # its other drawn points (docs/rules.md#entry-points)
 
 
 @dataclass
@@ -232,7 +233,8 @@ def plan_board(board: Board, variant: Variant | None = None, options: BoardOptio
         radius = car * (0.26 if big else 0.2)
         if p.is_country:
             radius = car * 0.24
-        places.append(PlacePlan(p, x, y, radius, big, math.atan2(y - cy, x - cx)))
+        entries = tuple(to_mm(*layout.entry_positions[(p.id, e.id)]) for e in p.entries)
+        places.append(PlacePlan(p, x, y, radius, big, math.atan2(y - cy, x - cx), entries=entries))
 
     tokens = _plan_tokens(board, places, car)
     routes = _plan_routes(board, pos, to_mm, car, clear, space_length, space_width, track_gap, places, layout, tokens)
@@ -319,16 +321,19 @@ def _plan_routes(
     route over a place reads as stopping there). The choice is refined
     route by route until nothing changes (a few rounds at most).
     """
-    groups: dict[tuple[str, str], list[Route]] = {}
+    # Routes are drawn in bundles by the points they join: two places, or the entries of a place with
+    # several drawn points (docs/rules.md#entry-points) the routes end at.
+    groups: dict[tuple[tuple[str, str | None], ...], list[Route]] = {}
     for r in board.routes:
         if r.from_ == r.to or r.from_ not in pos or r.to not in pos:
             continue
-        key = (r.from_, r.to) if r.from_ <= r.to else (r.to, r.from_)
-        groups.setdefault(key, []).append(r)
-    keys = list(groups)
+        ea, eb = layout.route_entries(r)
+        groups.setdefault(tuple(sorted(((r.from_, ea), (r.to, eb)), key=lambda e: (e[0], e[1] or ""))), []).append(r)
+    bundles = list(groups)
+    keys = [(a[0], b[0]) for a, b in bundles]
     options: list[list[tuple[float, RoutePlan]]] = []
-    for key in keys:
-        options.append(_candidates(key, groups[key], pos, to_mm, car, clear, space_width, track_gap, layout))
+    for key, bundle in zip(keys, bundles):
+        options.append(_candidates(key, groups[bundle], pos, to_mm, car, clear, space_width, track_gap, layout))
 
     place_index = {pp.place.id: i for i, pp in enumerate(places)}
     markers = shapely.buffer(shapely.points([(pp.x, pp.y) for pp in places]), [pp.radius * 1.3 for pp in places], quad_segs=4)
@@ -470,7 +475,7 @@ def _candidates(
 ) -> list[tuple[float, RoutePlan]]:
     """(preference cost, plan) for each shape this group may take."""
     first = members[0]
-    pa, pb = pos[first.from_], pos[first.to]
+    pa, pb = (to_mm(*e) for e in layout.route_ends(first))
     n = max(r.length for r in members)
     bend = next((r for r in members if r.bend), None)
     lines: list[tuple[float, str, list[tuple[float, float]]]] = []

@@ -177,6 +177,12 @@ def sections(variant: Variant, board: Board) -> list[tuple[str, list[str]]]:
         "A gray route takes cards of any one colour. Only one track of a double route is yours; "
         f"with fewer than {variant.parallel.all_tracks_from} players, claiming one track closes the others.",
     ]
+    several = [p.name for p in board.places if p.entries]
+    if several:
+        claim.append(
+            f"{', '.join(several)} {'is' if len(several) == 1 else 'are'} drawn at several points; each is one place "
+            "for tickets, whichever point a route reaches."
+        )
     if variant.parallel.same_places_double and len({frozenset(r.ends) for r in board.routes}) < len(board.routes):
         claim.append("Separate routes between the same two places count as one double route.")
     if locomotive_limit(variant):

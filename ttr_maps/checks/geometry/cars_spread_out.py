@@ -54,12 +54,14 @@ def check(ctx: Context, options: dict) -> Iterator[Finding]:
         spaces = track.spaces
         if not spaces:
             continue
-        a, b = plan.place(rp.ends[0]), plan.place(rp.ends[1])
+        # The drawn ends: the places, or the entries the route ends at (docs/rules.md#entry-points).
+        a = (*rp.centerline[0], plan.place(rp.ends[0]).radius)
+        b = (*rp.centerline[-1], plan.place(rp.ends[1]).radius)
         first, last = spaces[0], spaces[-1]
-        if math.hypot(first.x - b.x, first.y - b.y) < math.hypot(first.x - a.x, first.y - a.y):
+        if math.hypot(first.x - b[0], first.y - b[1]) < math.hypot(first.x - a[0], first.y - a[1]):
             a, b = b, a
         half = plan.space_length / 2
-        gaps = [math.hypot(first.x - a.x, first.y - a.y) - a.radius - half, math.hypot(last.x - b.x, last.y - b.y) - b.radius - half]
+        gaps = [math.hypot(first.x - a[0], first.y - a[1]) - a[2] - half, math.hypot(last.x - b[0], last.y - b[1]) - b[2] - half]
         gaps += [math.hypot(q.x - p.x, q.y - p.y) - plan.space_length for p, q in zip(spaces, spaces[1:])]
         gap = max(gaps) / car
         if gap <= options["max_gap"]:

@@ -46,7 +46,9 @@ def check(ctx: Context, options: dict) -> Iterator[Finding | More]:
     if not len(lines):
         return
     ends = ctx.route_end_index
-    points = np.array(ctx.place_points, dtype=object)
+    # Where each route is drawn to at either end: its places, or the entries it ends at.
+    coords = [ctx.route_coords(r) for _, r in routes]
+    drawn_ends = np.stack([shapely.points([c[0] for c in coords]), shapely.points([c[-1] for c in coords])], axis=1)
     eps = 1e-9 * max(1.0, ctx.layout.car_length)
 
     def chunks():
@@ -62,9 +64,9 @@ def check(ctx: Context, options: dict) -> Iterator[Finding | More]:
             if len(touch):
                 # Routes sharing a place may meet only there: anything more than that one point is a crossing.
                 qt, pt = q[touch], p[touch]
-                at = np.where(eq[touch].any(axis=2)[:, 0], ends[qt, 0], ends[qt, 1])
+                at = np.where(eq[touch].any(axis=2)[:, 0], drawn_ends[qt, 0], drawn_ends[qt, 1])
                 meets = shapely.intersection(lines[qt], lines[pt])
-                extra = ~shapely.is_empty(shapely.difference(meets, shapely.buffer(points[at], eps)))
+                extra = ~shapely.is_empty(shapely.difference(meets, shapely.buffer(at, eps)))
                 bad[touch] = extra
             yield q[bad], p[bad], seen
 
