@@ -79,7 +79,5 @@ def test_fuzzed_state_files_never_crash(tally: Tally) -> None:
     assert sum(tally.counts.values()) == CASES
 
 
-@pytest.mark.xfail(reason="issue 20.7: state-file errors found after reading (StateFileError) name the field, not file:line:col "
-                          "(engine-identity); remove this mark once it lands", strict=False)
 def test_fuzzed_state_file_errors_name_the_line_and_column(tally: Tally) -> None:
     assert "no-position" not in tally.counts, tally.examples["no-position"]
