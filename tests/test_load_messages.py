@@ -24,7 +24,7 @@ def messages(tmp_path: Path, text: str, name: str = "b.yaml") -> list[str]:
 def test_misspelt_key_gets_did_you_mean_and_no_second_missing_key(tmp_path: Path) -> None:
     out = messages(tmp_path, HEAD + TWO_PLACES + "routes: [{from: alpha, to: beta, lenght: 2, tracks: [red]}]\n")
     assert out == [
-        "4:34: error S005 unknown key 'lenght' (did you mean 'length'?); allowed keys in routes[0]: id, from, to, length, tracks, ferry, tunnel, bend"
+        "4:34: error S005 unknown key 'lenght' (did you mean 'length'?); allowed keys in routes[0]: id, from, to, length, tracks, ferry, tunnel, from_entry, to_entry, bend"
     ]
 
 
