@@ -78,6 +78,10 @@ class BoardData:
         self.big_min = t.big_min
         self.has_big = t.deck_counts[t.BIG] > 0
         self.longest_bonus = v.scoring.bonuses.longest_path
+        # A face-up locomotive is one card like any other (docs/rules.md#face-up-locomotives), wild on every route
+        # unless cards.locomotives_only_on limits it.
+        self.loco_one_card = not v.cards.face_up_locomotive_costs_both_draws
+        self.loco_everywhere = not v.cards.locomotives_only_on
         self.trains = v.trains
         self.end_at = v.end.trains_at_most
         self.goods_stacks = tuple(t.goods_stacks)
@@ -618,7 +622,9 @@ def pick_draw(bd: BoardData, legal_draws: list, face_up: list[int], deficit: lis
 
     `focus` (a colour) is preferred when it is face up. A face-up locomotive is
     taken as a first card when the plan needs locomotives (ferries) or, with
-    `take_locos`, when nothing wanted is face up and much is missing.
+    `take_locos`, when nothing wanted is face up and much is missing. Where a
+    face-up locomotive is one card like any other, it is a wild card for the
+    price of one: taken first or second whenever the plan misses cards it pays.
     """
     blind = None
     by_slot: dict[int, DrawFaceUp] = {}
@@ -638,6 +644,8 @@ def pick_draw(bd: BoardData, legal_draws: list, face_up: list[int], deficit: lis
             score = deficit[k] * 2 + (100 if k == focus and deficit[k] > 0 else 0)
             if score > best_score:
                 best_slot, best_score = slot, score
+    if loco_slot >= 0 and bd.loco_one_card and (loco_need > 0 or (bd.loco_everywhere and sum(deficit) > 0)):
+        return by_slot[loco_slot]
     if best_slot >= 0:
         return by_slot[best_slot]
     if loco_slot >= 0 and not second:

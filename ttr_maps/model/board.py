@@ -42,6 +42,9 @@ ColorName = Annotated[
     Field(pattern=r"^[a-z][a-z0-9-]*$", max_length=32, description="A colour name, lower case."),
 ]
 Finite = Annotated[float, Field(allow_inf_nan=False)]
+# The longest route the format allows (published maps go up to 9; a fan board may draw longer ones,
+# and its variant's scoring table must then give their points: V003, docs/rules.md#route-points).
+MAX_ROUTE_LENGTH = 12
 
 
 class Strict(BaseModel):
@@ -184,7 +187,7 @@ class Route(Strict):
     id: RouteId | None = None
     from_: Id = Field(alias="from", description="Id of one end.")
     to: Id = Field(description="Id of the other end.")
-    length: int = Field(ge=1, le=9, description="Number of spaces (cars) of each track.")
+    length: int = Field(ge=1, le=MAX_ROUTE_LENGTH, description="Number of spaces (cars) of each track.")
     tracks: tuple[ColorName, ...] = Field(
         min_length=1,
         max_length=3,

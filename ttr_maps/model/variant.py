@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from .board import GRAY, ColorName, Id, Strict, Ticket
+from .board import GRAY, MAX_ROUTE_LENGTH, ColorName, Id, Strict, Ticket
 
 VARIANT_FORMAT = "ttr-variant/1"
 
@@ -64,7 +64,7 @@ class BigLocomotives(Strict):
     """+4 locomotives (Märklin): wild only on routes of at least `min_length`."""
 
     count: Count = 0
-    min_length: int = Field(default=4, ge=1, le=9)
+    min_length: int = Field(default=4, ge=1, le=MAX_ROUTE_LENGTH)
 
 
 class Cards(Strict):
@@ -212,15 +212,15 @@ class Bonuses(Strict):
     goods: bool = Field(default=False, description="Goods tokens score their face value.")
 
 
-RouteLength = Annotated[int, Field(ge=1, le=9)]
+RouteLength = Annotated[int, Field(ge=1, le=MAX_ROUTE_LENGTH)]
 
 
 class Scoring(Strict):
     routes: dict[RouteLength, Annotated[int, Field(ge=0, le=999)]] = Field(
         default_factory=lambda: {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15},
-        description="Points for claiming a route, by length (1..9).",
+        description="Points for claiming a route, by length (1..12); every length the board uses needs points (V003).",
         # JSON object keys are text: the schema says which texts are route lengths.
-        json_schema_extra={"propertyNames": {"pattern": "^[1-9]$"}},
+        json_schema_extra={"propertyNames": {"pattern": "^([1-9]|1[0-2])$"}},
     )
     bonuses: Bonuses = Field(default_factory=Bonuses)
     tie_breaks: tuple[TieBreak, ...] = Field(

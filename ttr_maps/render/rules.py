@@ -78,7 +78,7 @@ def turn_actions(variant: Variant) -> list[str]:
     lines = [
         f"Draw 2 train cards, face up or blind. A face-up {wild} is your whole draw and never your second card."
         if variant.cards.face_up_locomotive_costs_both_draws
-        else "Draw 2 train cards, face up or blind.",
+        else f"Draw 2 train cards, face up or blind. A face-up {wild} counts as one card, first or second.",
         f"Claim a route: pay cards of one colour equal to its length ({wild}s are wild), place your "
         f"{'buses' if variant.trains <= 20 else 'trains'} and score it.",
         f"Draw {_deal_text(draw)}; {_keep_text(draw)}.",

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..geometry import Layout, unproject
+from ..model.board import MAX_ROUTE_LENGTH
 from ..yamledit import EditError, YamlFile, write_checked
 from .session import Drawing, Session, file_sha, suggest_length
 
@@ -181,8 +182,8 @@ def _add_route(doc: YamlFile, drawing: Drawing, op: dict) -> str:
     loaded = drawing.loaded
     a, b = _ends(op, drawing, "a route")
     length = op.get("length") or suggest_length(loaded, a, b)
-    if not isinstance(length, int) or isinstance(length, bool) or not 1 <= length <= 9:
-        raise BadEdit("length must be a whole number of spaces from 1 to 9")
+    if not isinstance(length, int) or isinstance(length, bool) or not 1 <= length <= MAX_ROUTE_LENGTH:
+        raise BadEdit(f"length must be a whole number of spaces from 1 to {MAX_ROUTE_LENGTH}")
     tracks = op.get("tracks") or ["gray"]
     if not isinstance(tracks, list) or not 1 <= len(tracks) <= 3 or not all(isinstance(c, str) and re.fullmatch(r"[a-z][a-z0-9-]{0,31}", c) for c in tracks):
         raise BadEdit("tracks must be a list of 1 to 3 colour names, e.g. [\"red\"] or [\"gray\", \"gray\"]")

@@ -36,7 +36,8 @@ NAME = "route-stretched"
 SEVERITY = "warning"
 OPTIONS: dict = {}
 
-#: Route lengths the format allows.
+#: Route lengths a fix may suggest: the published ones (the format allows up to 12, but longer routes need
+#: their own points in the variant, docs/rules.md#route-points).
 LENGTHS = range(1, 10)
 
 

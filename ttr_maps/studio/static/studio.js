@@ -289,7 +289,7 @@
 
   function routeForm(panel, a, b, suggestion) {
     const d = state.drawing;
-    const length = TTR.el("input", { id: "route-length", type: "number", min: "1", max: "9", value: suggestion.length });
+    const length = TTR.el("input", { id: "route-length", type: "number", min: "1", max: "12", value: suggestion.length });
     const colour = TTR.el("select", { id: "route-colour" }, ...d.colors.map((c) => TTR.el("option", { value: c }, c)));
     colour.value = "gray";
     const second = TTR.el("select", { id: "route-second" }, TTR.el("option", { value: "" }, "none"), ...d.colors.map((c) => TTR.el("option", { value: c }, c)));
