@@ -143,3 +143,33 @@ def test_a_port_in_use_is_a_clear_error() -> None:
     free = bind(0)
     assert free.getsockname()[1] > 0
     free.close()
+
+
+def test_both_servers_pages_carry_the_shared_security_headers(tmp_path) -> None:
+    """The studio and the play page: a CSP that runs only their own scripts, no Referer (the URL holds the token)."""
+    from pathlib import Path
+
+    from ttr_maps.engine.game import Game
+    from ttr_maps.play import HUMAN, new_table, play_app
+    from ttr_maps.studio import studio_app
+
+    root = Path(__file__).resolve().parent.parent
+    tiny = root / "tests/scenarios/variants/tiny.yaml"
+    table = new_table(Game.from_file(tiny, 2), [HUMAN, "random"], tmp_path / "game.yaml", seed=1)
+    for app, paths in ((studio_app(str(tiny)), ["/"]), (play_app(table), ["/", "/rules"])):
+        running = run_in_thread(app)
+        try:
+            for path in paths:
+                conn = http.client.HTTPConnection("127.0.0.1", running.port, timeout=20)
+                conn.request("GET", path)
+                resp = conn.getresponse()
+                resp.read()
+                conn.close()
+                assert resp.status == 200
+                csp = resp.getheader("Content-Security-Policy") or ""
+                assert "default-src 'none'" in csp and "frame-ancestors 'none'" in csp and "unsafe-eval" not in csp
+                assert "script-src 'self'" in csp if path == "/" else "script-src" not in csp
+                assert resp.getheader("Referrer-Policy") == "no-referrer"
+                assert resp.getheader("X-Content-Type-Options") == "nosniff"
+        finally:
+            running.stop()

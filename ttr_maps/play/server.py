@@ -10,11 +10,10 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from ..studio.server import CSP
-from ..web import body_json, make_app
+from ..web import TEXT_CSP, body_json, html_page, make_app
 from .table import Table, TableError
 
 
@@ -86,7 +85,7 @@ def play_app(table: Table) -> Starlette:
         return JSONResponse({"error": exc.message, "rule": exc.rule}, status_code=409)
 
     async def page(request: Request) -> Response:
-        return HTMLResponse((static / "index.html").read_text(encoding="utf-8"), headers={"Content-Security-Policy": CSP})
+        return html_page((static / "index.html").read_text(encoding="utf-8"))
 
     async def board(request: Request) -> JSONResponse:
         if not drawing:
@@ -134,7 +133,7 @@ def play_app(table: Table) -> Starlette:
                                  headers={"Content-Disposition": f"attachment; filename=\"{table.save_path.name}\""})
 
     async def rules(request: Request) -> Response:
-        return HTMLResponse(rules_html(), headers={"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"})
+        return html_page(rules_html(), TEXT_CSP)
 
     routes = [
         Route("/", page),

@@ -14,17 +14,14 @@ import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from ..web import body_json, make_app
+from ..web import body_json, html_page, make_app
 from ..yamledit import EditError, WouldBreak
 from .edits import BadEdit, Stale, apply
 from .session import Session, suggest_length
 
-# Nothing but this server's own files: board text that slipped into the page could run nothing.
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-       "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
 
 class Live:
@@ -123,7 +120,7 @@ def studio_app(path: str, sim: str | None = None) -> Starlette:
     static = resources.files(__package__) / "static"
 
     async def page(request: Request) -> Response:
-        return HTMLResponse((static / "index.html").read_text(encoding="utf-8"), headers={"Content-Security-Policy": CSP})
+        return html_page((static / "index.html").read_text(encoding="utf-8"))
 
     async def state(request: Request) -> JSONResponse:
         return JSONResponse(session.state())

@@ -10,13 +10,16 @@ visits, so every app made here:
   changing request from another origin;
 - answers a malformed request with a 4xx and a JSON `{"error": message}`, and any
   failure with a JSON 500, never a traceback;
-- serves its page from package data, nothing fetched from the internet.
+- serves its page from package data, nothing fetched from the internet, with the
+  headers of `pages.security_headers` (a CSP that runs only its own scripts).
 
 `make_app(routes, static=...)` builds the Starlette app, `serve(app, port)` runs it
 until Ctrl-C, `run_in_thread(app)` runs it in the background (tests, benchmarks).
 """
 
 from .app import Guard, body_json, make_app
+from .pages import CSP, TEXT_CSP, html_page, security_headers
 from .serve import ServeError, Running, run_in_thread, serve
 
-__all__ = ["Guard", "Running", "ServeError", "body_json", "make_app", "run_in_thread", "serve"]
+__all__ = ["CSP", "Guard", "Running", "ServeError", "TEXT_CSP", "body_json", "html_page", "make_app", "run_in_thread",
+           "security_headers", "serve"]
