@@ -24,6 +24,8 @@ ROWS = (
     ("stations", "stations not built"),
     ("goods", "goods tokens"),
     ("flags", "French flags"),
+    ("two_paths", "two-paths bonus"),
+    ("most_routes", "most routes bonus"),
 )
 
 
@@ -71,6 +73,8 @@ def _shown_rows(variant) -> list[tuple[str, str]]:
         "stations": variant.stations.count > 0,
         "goods": bonuses.goods,
         "flags": variant.flags.points > 0,
+        "two_paths": bonuses.two_paths > 0,
+        "most_routes": bool(bonuses.most_routes),
     }
     return [(key, label) for key, label in ROWS if wanted.get(key, True)]
 
@@ -102,6 +106,8 @@ def _as_text(loaded, sheet: ScoreSheet) -> str:
             lines.append("  completed: " + ", ".join(_ticket_text(tickets[i]) for i in p.completed))
         if p.failed:
             lines.append("  failed:    " + ", ".join(_ticket_text(tickets[i]) for i in p.failed))
+        if p.two_path_tickets:
+            lines.append("  two paths: " + ", ".join(_ticket_text(tickets[i]) for i in p.two_path_tickets))
         for b in p.borrowings:
             if b.route is None:
                 lines.append(f"  station in {b.place}: borrows nothing (no opponent route there helps)")
@@ -147,6 +153,7 @@ def _as_json(loaded, sheet: ScoreSheet) -> dict:
                 "breakdown": p.breakdown,
                 "completed": [ticket(i) for i in p.completed],
                 "failed": [ticket(i) for i in p.failed],
+                **({"two_paths": [ticket(i) for i in p.two_path_tickets]} if loaded.variant.scoring.bonuses.two_paths else {}),
                 "longest_trail": p.longest_trail,
                 "trail_routes": [board.routes[r].id for r in p.trail_routes],
                 "stations": [

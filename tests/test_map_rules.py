@@ -116,3 +116,256 @@ def test_routes_longer_than_twelve_are_refused(tmp_path):
     with pytest.raises(LoadError) as info:
         load_variant(path)
     assert {d.code for d in info.value.diagnostics} == {"S007"}
+
+
+# ------------------------------------------------------------------ two separate paths
+# docs/rules.md#two-paths: "points for each kept ticket whose start and one of its destinations the player's
+# own routes join by two separate paths: two paths with no route in common; places may be shared".
+
+# Two loops sharing place c (a-b-c and c-d-e), a country x behind d and e, a second route between a and b.
+LOOPS = {
+    "places": [
+        {"id": "a", "name": "A", "x": 0, "y": 0}, {"id": "b", "name": "B", "x": 100, "y": -100},
+        {"id": "c", "name": "C", "x": 200, "y": 0}, {"id": "d", "name": "D", "x": 300, "y": -100},
+        {"id": "e", "name": "E", "x": 300, "y": 100}, {"id": "x", "name": "X", "kind": "country", "x": 400, "y": 0},
+    ],
+    "routes": [
+        {"from": "a", "to": "b", "length": 1, "tracks": ["red"]},
+        {"from": "b", "to": "c", "length": 2, "tracks": ["red", "blue"]},
+        {"from": "a", "to": "c", "length": 3, "tracks": ["green"]},
+        {"from": "c", "to": "d", "length": 1, "tracks": ["blue"]},
+        {"from": "d", "to": "e", "length": 2, "tracks": ["gray"]},
+        {"from": "c", "to": "e", "length": 3, "tracks": ["red"]},
+        {"from": "d", "to": "x", "length": 1, "tracks": ["gray"]},
+        {"from": "e", "to": "x", "length": 2, "tracks": ["gray"]},
+        {"from": "a", "to": "b", "length": 1, "tracks": ["blue"]},
+    ],
+    "tickets": [
+        {"from": "a", "to": "c", "points": 4, "decks": ["main"]},
+        {"from": "a", "to": "e", "points": 7, "decks": ["main"]},
+        {"from": "a", "to": "d", "points": 6, "decks": ["main"]},
+        {"from": "c", "to": "x", "points": 5, "decks": ["main"]},
+        {"from": "d", "to": "e", "points": 2, "decks": ["main"]},
+        {"from": "a", "to": "b", "points": 1, "decks": ["main"]},
+        {"from": "a", "to": "e", "points": 7, "or": [{"to": "b", "points": 2}], "decks": ["main"]},
+    ],
+    "goods": [],
+}
+TICKET = {"a-c": 0, "a-e": 1, "a-d": 2, "c-x": 3, "d-e": 4, "a-b": 5, "a-e|b": 6}
+
+
+def loops_game(players: int = 2, **bonuses) -> Game:
+    return tiny_game(players, board=LOOPS, scoring={"bonuses": bonuses})
+
+
+def sheet(g: Game, *players: tuple[list[str], list[str]], stations: dict[int, tuple[str, ...]] | None = None):
+    """Final score of hand-made holdings: per player (routes, tickets by TICKET name)."""
+    from ttr_maps.engine.position import PlayerPosition, Position
+    from ttr_maps.engine.scoring import final_score
+
+    seats = tuple(
+        PlayerPosition(claims=tuple((g.t.find_route(r), 0) for r in routes), tickets=tuple(TICKET[k] for k in tickets),
+                       stations=(stations or {}).get(seat, ()))
+        for seat, (routes, tickets) in enumerate(players)
+    )
+    return final_score(g.variant, g.board, Position(seats))
+
+
+def two_paths(g: Game, routes: list[str], tickets: list[str], **kw) -> tuple[str, ...]:
+    p = sheet(g, (routes, tickets), ([], []), **kw).players[0]
+    names = {v: k for k, v in TICKET.items()}
+    assert p.breakdown["two_paths"] == 3 * len(p.two_path_tickets)
+    return tuple(names[i] for i in p.two_path_tickets)
+
+
+def test_a_loop_through_both_places_is_two_separate_paths():
+    g = loops_game(two_paths=3)
+    assert two_paths(g, ["a-b", "b-c", "a-c"], ["a-c"]) == ("a-c",)
+    assert two_paths(g, ["a-b", "b-c"], ["a-c"]) == ()  # one path only
+
+
+def test_two_paths_may_share_a_place_but_not_a_route():
+    g = loops_game(two_paths=3)
+    figure_eight = ["a-b", "b-c", "a-c", "c-d", "d-e", "c-e"]
+    assert two_paths(g, figure_eight, ["a-e"]) == ("a-e",)  # both paths go through c
+    assert two_paths(g, ["a-b", "b-c", "a-c", "c-d"], ["a-d"]) == ()  # both would need c-d
+
+
+def test_separate_routes_between_the_same_places_are_two_paths_a_double_route_is_one():
+    g = loops_game(two_paths=3)
+    assert two_paths(g, ["a-b", "a-b-2"], ["a-b"]) == ("a-b",)
+    assert two_paths(g, ["a-b", "b-c"], ["a-b"]) == ()  # b-c is a double route: one player holds one track of it
+
+
+def test_a_country_is_reached_by_two_border_routes_and_never_passed_through():
+    g = loops_game(two_paths=3)
+    assert two_paths(g, ["c-d", "c-e", "d-x", "e-x"], ["c-x"]) == ("c-x",)
+    assert two_paths(g, ["c-d", "d-e", "d-x", "e-x"], ["c-x"]) == ()  # both paths need c-d
+    assert two_paths(g, ["d-e", "d-x", "e-x"], ["d-e"]) == ()  # d-x-e would pass through the country
+
+
+def test_borrowed_routes_and_failed_tickets_earn_nothing():
+    g = tiny_game(board=LOOPS, scoring={"bonuses": {"two_paths": 3}}, stations={"costs": [1], "unused_points": 0})
+    p = sheet(g, (["a-b", "b-c"], ["a-c", "a-d"]), (["a-c"], []), stations={0: ("a",)}).players[0]
+    assert p.completed == (TICKET["a-c"],) and p.failed == (TICKET["a-d"],)  # a-c complete with the borrowed a-c
+    assert p.two_path_tickets == () and p.breakdown["two_paths"] == 0
+
+
+def test_a_ticket_with_several_destinations_counts_two_paths_to_any_one():
+    g = loops_game(two_paths=3)
+    p = sheet(g, (["a-b", "b-c", "a-c"], ["a-e|b"]), ([], [])).players[0]
+    assert p.two_path_tickets == (TICKET["a-e|b"],) and p.breakdown["tickets_completed"] == 2
+
+
+def test_each_such_ticket_scores_the_bonus_and_the_sheet_adds_up():
+    g = loops_game(two_paths=3)
+    p = sheet(g, (["a-b", "b-c", "a-c", "c-d", "d-e", "c-e"], ["a-c", "a-d", "c-x"]), ([], [])).players[0]
+    assert p.two_path_tickets == (TICKET["a-c"], TICKET["a-d"])  # a-d: a-b-c-d and a-c-e-d; c-x is not reached
+    assert p.failed == (TICKET["c-x"],)
+    assert p.breakdown["two_paths"] == 6 and p.total == sum(p.breakdown.values())
+
+
+# ------------------------------------------------------------------ most routes of a length
+# docs/rules.md#most-routes-of-a-length: "every player tied for the most routes of exactly that length scores
+# the points; nobody does when no one has such a route".
+
+
+def test_the_player_with_most_routes_of_the_length_scores_it():
+    g = loops_game(most_routes=[{"length": 2, "points": 5}, {"length": 3, "points": 8}])
+    s = sheet(g, (["b-c", "d-e", "a-c"], []), (["e-x"], []))
+    assert [p.breakdown["most_routes"] for p in s.players] == [5 + 8, 0]
+
+
+def test_players_tied_for_most_routes_all_score_it():
+    g = loops_game(3, most_routes=[{"length": 2, "points": 5}])
+    s = sheet(g, (["b-c"], []), (["d-e"], []), (["a-b"], []))
+    assert [p.breakdown["most_routes"] for p in s.players] == [5, 5, 0]
+
+
+def test_nobody_scores_most_routes_of_a_length_nobody_claimed():
+    g = loops_game(most_routes=[{"length": 3, "points": 8}])
+    s = sheet(g, (["a-b"], []), (["d-e"], []))
+    assert [p.breakdown["most_routes"] for p in s.players] == [0, 0]
+
+
+def test_without_the_settings_the_sheet_has_no_such_rows():
+    s = sheet(loops_game(), (["a-b"], []), ([], []))
+    assert not {"two_paths", "most_routes"} & set(s.players[0].breakdown)
+
+
+def test_a_length_given_twice_is_refused():
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="gives a length twice"):
+        loops_game(most_routes=[{"length": 2, "points": 5}, {"length": 2, "points": 3}])
+
+
+def test_the_second_path_may_undo_part_of_the_first():
+    from ttr_maps.engine.bonuses import separate_paths
+
+    # The first path found is s-a-b-t; the two separate paths are s-a-d-t and s-c-b-t.
+    edges = [("s", "a"), ("s", "c"), ("a", "b"), ("a", "d"), ("b", "t"), ("c", "b"), ("d", "t")]
+    assert separate_paths(edges, {"s"}, {"t"}) == 2
+    assert separate_paths(edges[:-1], {"s"}, {"t"}) == 1
+
+
+def test_separate_paths_agree_with_a_maximum_flow():
+    import random
+
+    import networkx as nx
+
+    from ttr_maps.engine.bonuses import separate_paths
+
+    rng = random.Random(5)
+    for _ in range(300):
+        n = rng.randint(2, 6)
+        edges = [tuple(rng.sample(range(n), 2)) for _ in range(rng.randint(0, 9))]
+        g = nx.Graph()
+        g.add_nodes_from(range(n))
+        for a, b in edges:
+            g.add_edge(a, b, capacity=g.edges[a, b]["capacity"] + 1 if g.has_edge(a, b) else 1)
+        assert separate_paths(edges, {0}, {n - 1}) == min(2, nx.maximum_flow_value(g, 0, n - 1)), edges
+
+
+def test_a_most_routes_bonus_for_a_length_the_board_lacks_is_v017_at_its_line(tmp_path):
+    from ttr_maps.load import load
+
+    text = TINY.read_text(encoding="utf-8").replace("board: ../boards/tiny.yaml", f"board: {TINY.parent.parent / 'boards' / 'tiny.yaml'}")
+    text = text.replace("  bonuses: {longest_path: 0, most_tickets: 0, goods: true}",
+                        "  bonuses:\n    goods: true\n    most_routes: [{length: 2, points: 4}, {length: 7, points: 9}]")
+    path = tmp_path / "rules.yaml"
+    path.write_text(text, encoding="utf-8")
+    r = load(path)
+    assert r.ok
+    (d,) = [d for d in r.diagnostics if d.code == "V017"]
+    line = next(i for i, s in enumerate(text.splitlines(), 1) if "most_routes" in s)
+    assert (d.line, d.severity.value) == (line, "warning")
+    assert "length 7" in d.message and "its lengths: 1, 2, 3" in d.message
+
+
+# ------------------------------------------------------------------ the bots and the fan example
+
+
+def test_bots_value_a_claim_by_the_bonuses_it_wins():
+    g = loops_game(two_paths=3, most_routes=[{"length": 3, "points": 8}])
+    s = make(g, seats={0: {"claims": [{"route": "a-b"}, {"route": "b-c"}], "tickets": ["a-c"]},
+                       1: {"claims": [{"route": "c-e"}]}})
+    bot = make_bot("expert", g, 0, 1)
+    view = StateView(s, 0)
+    bot.know.update(view)
+    touched = bot.know.my_places()
+    gain = {r: bot.bonus_gain(view, g.t.find_route(r), touched) for r in ("a-c", "c-d", "a-b-2")}
+    # a-c closes the loop a-b-c (+3) and ties the 3-space routes with seat 1 (+8, and a share for the next one).
+    assert gain["a-c"] == 3 + 8 + 0.25 * 8
+    assert gain["c-d"] == 0  # touches the network at one end only, and is 1 space long
+    assert gain["a-b-2"] == 0  # a second path between a and b, but no ticket a-b is kept
+
+
+def test_bots_play_lakecrown_to_the_end_with_its_bonuses():
+    from test_engine_published_rules import bot_records
+
+    for rec in bot_records("lakecrown", 3):
+        assert rec["end"] == "trains" and rec["counters"]["all-passed"] == 0
+        for seat in rec["seats"]:
+            assert {"two_paths", "most_routes"} <= set(seat["breakdown"])
+            assert seat["score"] == sum(seat["breakdown"].values())
+
+
+def test_printed_rules_explain_the_bonuses():
+    from test_engine_published_rules import example
+
+    from ttr_maps.render.rules import brief, sections
+
+    g = example("lakecrown", 2)
+    text = " ".join(line for _h, lines in sections(g.variant, g.board) for line in lines)
+    assert "Each completed ticket whose places your own routes join by two separate paths" in text
+    assert "Most routes of exactly 3 spaces scores +6" in text and "Most routes of exactly 7 spaces scores +10" in text
+    assert "10: 32" in text and "50 trains" in text
+    assert any("each ticket joined twice +4" in line and "most 7-space routes +10" in line for line in brief(g.variant, g.board))
+
+
+def test_score_command_shows_the_bonus_rows_and_the_tickets_joined_twice(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+    from test_engine_published_rules import EXAMPLES
+
+    from ttr_maps.cli.main import cli
+
+    loop = ["shorebury-reedhaven", "reedhaven-mossport", "shorebury-ashcombe", "ashcombe-reedhaven",
+            "reedhaven-brackenfield", "brackenfield-mossport"]  # two paths Shorebury-Mossport, both through Reedhaven
+    position = {"format": "ttr-position/1", "variant": str(EXAMPLES / "lakecrown-rules.yaml"), "players": [
+        {"name": "Ann", "routes": loop, "tickets": ["shorebury-mossport"]},
+        {"name": "Bob", "routes": ["shorebury-pikeford", "lanterne-otterby"], "tickets": []},
+    ]}
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(position, sort_keys=False), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["score", str(path), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    ann, bob = json.loads(r.output)["players"]
+    assert ann["breakdown"] == {"routes": 24, "tickets_completed": 6, "tickets_failed": 0, "longest_path": 10, "most_tickets": 0,
+                                "stations": 0, "goods": 0, "flags": 0, "two_paths": 4, "most_routes": 6}
+    assert ann["two_paths"] == [{"from": "shorebury", "to": "mossport", "points": 6}] and bob["two_paths"] == []
+    assert bob["breakdown"]["routes"] == 32 + 4 and bob["breakdown"]["most_routes"] == 0
+    text = CliRunner().invoke(cli, ["score", str(path)]).output
+    assert "two-paths bonus" in text and "most routes bonus" in text and "two paths: shorebury-mossport (6)" in text

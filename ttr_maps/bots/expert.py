@@ -307,6 +307,9 @@ class ExpertBot(PlanningBot):
         flags = bool(bd.flag_colors)
         if flags:
             extra += self.game.variant.flags.points * self.flag_claim_weight
+        bonuses = bd.two_paths or bd.most_routes
+        if bonuses:  # the most any claim can add (bonus_gain)
+            extra += bd.two_paths * len(view.tickets) + sum(p * (1 + self.most_routes_hope) for _n, p in bd.most_routes)
         order = self._by_points
         if order is None:
             order = self._by_points = sorted(range(bd.NR), key=lambda r: (-bd.points[r], r))
@@ -323,6 +326,8 @@ class ExpertBot(PlanningBot):
             pts = bd.points[r] + (3.0 if near and bd.longest_bonus else 0.0) + blocks.get(r, 0.0)
             if flags:
                 pts += self.flag_gain(view, r)
+            if bonuses:
+                pts += self.bonus_gain(view, r, touched)
             if pts < best_v:
                 continue
             # Points per turn (a claim, and a draw turn per two cards missing): the player who runs out of

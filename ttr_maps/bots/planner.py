@@ -148,14 +148,52 @@ class PlanningBot(Bot):
         hmax = max(hand[: bd.NC])
         touched = know.my_places()  # a route is near the network when one of its ends is
         is_open, length, ends, points = know.open, bd.length, bd.ends, bd.points
+        bonuses = bd.two_paths or bd.most_routes
         for r in range(bd.NR):
             if not is_open[r] or length[r] > trains:
                 continue
             a, b = ends[r]
             v = points[r] + (2.0 if a in touched or b in touched else 0.0) - 1.5 * route_deficit(bd, r, hand, know, hmax)
+            if bonuses:
+                v += self.bonus_gain(view, r, touched)
             if v > best_v:
                 best, best_v = r, v
         return [best] if best >= 0 else []
+
+    # ------------------------------------------------------------------ final-scoring bonuses
+    most_routes_hope = 0.25  # share of a most-routes bonus one more route of its length is worth beyond the lead it buys
+
+    def bonus_gain(self, view, r: int, touched: set[int]) -> float:
+        """Expected bonus points claiming route r adds: kept tickets it joins by a second separate path
+        (bonuses.two_paths), and the most-routes bonus of its length it wins or secures (public claims only)."""
+        bd, know = self.bd, self.know
+        gain = 0.0
+        length = bd.length[r]
+        for want, points in bd.most_routes:
+            if want != length:
+                continue
+            counts = [sum(1 for x in know.routes_of[p] if bd.length[x] == length) for p in range(bd.n)]
+            mine = counts[self.seat]
+            rival = max((c for p, c in enumerate(counts) if p != self.seat), default=0)
+            before = points if 0 < mine and mine >= rival else 0
+            after = points if mine + 1 >= rival else 0
+            gain += after - before + self.most_routes_hope * points
+        if bd.two_paths and view.tickets:
+            a, b = bd.ends[r]
+            if a in touched and b in touched:  # only a route inside the network can close a second path
+                gain += bd.two_paths * (len(self._two_path_tickets(view, (r,))) - len(self._two_path_tickets(view, ())))
+        return gain
+
+    def _two_path_tickets(self, view, extra: tuple[int, ...]) -> tuple[int, ...]:
+        from ..engine.bonuses import two_path_tickets
+
+        bd = self.bd
+        t = bd.t
+        routes = [bd.ends[x] for x in self.know.my_routes] + [bd.ends[x] for x in extra]
+        countries = frozenset(i for i in range(bd.NP) if bd.country[i])
+        tickets = ((k, t.place_index[t.tickets[k].from_], [t.place_index[to] for to, _p in t.tickets[k].destinations])
+                   for k in view.tickets)
+        return two_path_tickets(routes, countries, tickets)
 
     # ------------------------------------------------------------------ the decision
     def act(self, view, legal):

@@ -82,6 +82,9 @@ class BoardData:
         # unless cards.locomotives_only_on limits it.
         self.loco_one_card = not v.cards.face_up_locomotive_costs_both_draws
         self.loco_everywhere = not v.cards.locomotives_only_on
+        # Final-scoring bonuses a claim can win (docs/rules.md#two-paths, #most-routes-of-a-length).
+        self.two_paths = v.scoring.bonuses.two_paths
+        self.most_routes = tuple((m.length, m.points) for m in v.scoring.bonuses.most_routes)
         self.trains = v.trains
         self.end_at = v.end.trains_at_most
         self.goods_stacks = tuple(t.goods_stacks)

@@ -14,6 +14,7 @@ The rules (docs/rules.md#final-scoring):
   borrowed routes); the bonus goes to every player tied for it.
 - Most completed tickets (Märklin Globetrotter): the bonus goes to every player
   tied for it.
+- Tickets joined by two separate paths, most routes of a length: bonuses.py.
 - Unused stations, goods tokens (face value), French flag sets.
 - Winners: highest total, then the variant's tie-breaks in order; a tie that
   survives every tie-break is shared.
@@ -41,6 +42,8 @@ BREAKDOWN_KEYS = (
     "goods",
     "flags",
 )
+# Rows a variant has only when it sets their bonus (so the seed editions' score sheets are unchanged).
+BONUS_KEYS = ("two_paths", "most_routes")
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,7 @@ class PlayerScore:
     borrowings: tuple[Borrowing, ...]
     stations_built: int
     goods_points: int
+    two_path_tickets: tuple[int, ...] = ()  # completed tickets joined by two separate paths (bonuses.two_paths)
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,7 @@ def final_score(variant: Variant, board: Board, position: Position) -> ScoreShee
             raise ScoringError(f"{p.name or f'player {seat + 1}'}: {e}") from None
 
     best_trail = max((t.length for t in trails), default=0)
+    extra = _bonuses(variant, board, countries, tickets, position)
     most_completed = max((options[i][choice[i]].count for i in range(len(options))), default=0)
     scores = []
     for seat, player in enumerate(position.players):
@@ -111,6 +116,11 @@ def final_score(variant: Variant, board: Board, position: Position) -> ScoreShee
             "goods": goods,
             "flags": player.flag_sets * variant.flags.points,
         }
+        two_paths, most_routes = extra[seat]
+        if variant.scoring.bonuses.two_paths:
+            breakdown["two_paths"] = variant.scoring.bonuses.two_paths * len(two_paths)
+        if variant.scoring.bonuses.most_routes:
+            breakdown["most_routes"] = most_routes
         scores.append(
             PlayerScore(
                 name=player.name or f"Player {seat + 1}",
@@ -123,10 +133,31 @@ def final_score(variant: Variant, board: Board, position: Position) -> ScoreShee
                 borrowings=opt.borrowings,
                 stations_built=len(player.stations),
                 goods_points=goods,
+                two_path_tickets=two_paths,
             )
         )
     winners, used = _winners(variant, scores)
     return ScoreSheet(tuple(scores), winners, used)
+
+
+def _bonuses(
+    variant: Variant, board: Board, countries: frozenset[str], tickets: tuple[Ticket, ...], position: Position
+) -> list[tuple[tuple[int, ...], int]]:
+    """Per player: the tickets joined by two separate paths, and the most-routes points (bonuses.py)."""
+    from .bonuses import most_routes_points, two_path_tickets
+
+    b = variant.scoring.bonuses
+    lengths = [[board.routes[r].length for r, _t in p.claims] for p in position.players]
+    most = most_routes_points(lengths, ((m.length, m.points) for m in b.most_routes))
+    out = []
+    for seat, player in enumerate(position.players):
+        two: tuple[int, ...] = ()
+        if b.two_paths:
+            own = [board.routes[r].ends for r, _t in player.claims]
+            mine = ((i, tickets[i].from_, [to for to, _p in tickets[i].destinations]) for i in sorted(player.tickets))
+            two = two_path_tickets(own, countries, mine)
+        out.append((two, most[seat]))
+    return out
 
 
 def _check(variant: Variant, board: Board, position: Position, tickets: tuple[Ticket, ...]) -> None:

@@ -62,6 +62,7 @@ LOADER_CODES: dict[str, tuple[str, str]] = {
     "V014": ("deck-file-not-found", "A deck file a variant names under tickets.deck_files does not exist."),
     "V015": ("deck-file-unusable", "A file named under tickets.deck_files is not a deck file (format ttr-deck/1)."),
     "V016": ("ferries-without-locomotives", "cards.locomotives_only_on leaves out the board's ferries, which can then never be claimed."),
+    "V017": ("most-routes-length-unused", "A most-routes bonus is for a route length the board does not use, so nobody can win it (warning)."),
 }
 
 for _code, (_name, _summary) in LOADER_CODES.items():

@@ -46,6 +46,7 @@ def check_rules(src: Source, board_src: Source, variant: Variant, board: Board, 
     _goods(src, variant, board, emit)
     _stations(src, variant, emit)
     _tie_breaks(variant, emit)
+    _most_routes(variant, board, emit)
     _unused_added_decks(src, board_src, variant, emit)
     _ferries_without_locomotives(board_src, variant, board, emit)
 
@@ -241,6 +242,21 @@ def _tie_breaks(variant: Variant, emit: Any) -> None:
                 severity=Severity.WARNING,
             )
         seen.add(name)
+
+
+def _most_routes(variant: Variant, board: Board, emit: Any) -> None:
+    """A most-routes bonus for a length no route of the board has can never be won."""
+    lengths = {r.length for r in board.routes}
+    for i, m in enumerate(variant.scoring.bonuses.most_routes):
+        if m.length not in lengths:
+            used = ", ".join(map(str, sorted(lengths))) or "none"
+            emit(
+                "V017",
+                f"scoring.bonuses.most_routes gives {m.points} points for the most routes of length {m.length}, but the board "
+                f"has no route of that length (its lengths: {used}), so nobody can win it; use one of the board's lengths or remove it",
+                ("scoring", "bonuses", "most_routes", i, "length"),
+                severity=Severity.WARNING,
+            )
 
 
 def _unused_added_decks(src: Source, board_src: Source, variant: Variant, emit: Any) -> None:

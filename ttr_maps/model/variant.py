@@ -206,13 +206,41 @@ class Flags(Strict):
     points: int = Field(default=0, ge=0, le=99)
 
 
+RouteLength = Annotated[int, Field(ge=1, le=MAX_ROUTE_LENGTH)]
+
+
+class MostRoutes(Strict):
+    """A bonus for the most routes of one length (docs/rules.md#most-routes-of-a-length)."""
+
+    length: RouteLength = Field(description="Routes of exactly this many spaces count.")
+    points: int = Field(ge=1, le=99, description="Points to each player tied for the most such routes (at least one).")
+
+
 class Bonuses(Strict):
     longest_path: int = Field(default=0, ge=0, le=99, description="Points to each player tied for the longest trail.")
     most_tickets: int = Field(default=0, ge=0, le=99, description="Points to each player tied for most completed tickets.")
     goods: bool = Field(default=False, description="Goods tokens score their face value.")
+    two_paths: int = Field(
+        default=0,
+        ge=0,
+        le=99,
+        description=(
+            "Points for each completed ticket whose places the player's own routes join by two separate paths "
+            "(no route on both; docs/rules.md#two-paths)."
+        ),
+    )
+    most_routes: tuple[MostRoutes, ...] = Field(
+        default=(),
+        max_length=MAX_ROUTE_LENGTH,
+        description="Bonuses for the most routes of a length, e.g. [{length: 3, points: 10}]; one entry per length.",
+    )
 
-
-RouteLength = Annotated[int, Field(ge=1, le=MAX_ROUTE_LENGTH)]
+    @model_validator(mode="after")
+    def _one_per_length(self) -> Bonuses:
+        lengths = [m.length for m in self.most_routes]
+        if len(set(lengths)) < len(lengths):
+            raise ValueError("most_routes gives a length twice; give each length one entry")
+        return self
 
 
 class Scoring(Strict):

@@ -125,6 +125,10 @@ def notes(variant: Variant, board: Board | None = None) -> list[str]:
         bonuses.append(f"each station not built +{variant.stations.unused_points}")
     if b.goods:
         bonuses.append("goods at face value")
+    if b.two_paths:
+        bonuses.append(f"each ticket joined twice +{b.two_paths}")
+    for m in b.most_routes:
+        bonuses.append(f"most {m.length}-space routes +{m.points}")
     if board is not None and any(len(t.destinations) > 1 for t in (*board.tickets, *variant.tickets.add)):
         extras.append("Several destinations: the best one reached scores; none reached, lose the lowest.")
     extras.append("At the end: tickets + or - their value" + ("; " + ", ".join(bonuses) if bonuses else "") + ".")
@@ -228,6 +232,13 @@ def sections(variant: Variant, board: Board) -> list[tuple[str, list[str]]]:
         score.append(f"Each station never built scores +{variant.stations.unused_points}.")
     if b.goods:
         score.append("Goods tokens score their face value.")
+    if b.two_paths:
+        score.append(
+            f"Each completed ticket whose places your own routes join by two separate paths (no route on both; "
+            f"they may cross at a place) scores +{b.two_paths}."
+        )
+    for m in b.most_routes:
+        score.append(f"Most routes of exactly {m.length} spaces scores +{m.points} (all tied players get it; at least one such route).")
     if variant.scoring.tie_breaks:
         score.append("Ties: " + ", then ".join(TIE_BREAK_WORDS[t] for t in variant.scoring.tie_breaks) + ".")
     out.append(("Scoring", score))
