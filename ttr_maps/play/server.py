@@ -18,7 +18,11 @@ from .table import Table, TableError
 
 
 def board_drawing(table: Table) -> dict[str, Any]:
-    """The board as `render` draws it, and where its routes and places are on the drawing (canvas mm)."""
+    """The board as `render` draws it, and where its routes, spaces and places are on the drawing (canvas mm).
+
+    Each route carries its tracks' spaces (`cars`: per track, [x, y, angle] of each space) so the page
+    draws a claim as train cars on the spaces, as players do on the printed board.
+    """
     from ..load import load
     from ..render import BoardOptions, plan_board
     from ..render.board import draw_board
@@ -28,9 +32,19 @@ def board_drawing(table: Table) -> dict[str, Any]:
     plan = plan_board(game.board, game.variant, BoardOptions())
     loaded = load(game.variant_path) if game.variant_path else None
     data = drawing_data(plan, loaded, None) if loaded is not None and loaded.ok else {"routes": [], "places": []}
-    return {"svg": draw_board(plan), "routes": [{"id": r["id"], "line": r["line"], "from": r["from"], "to": r["to"],
-                                                  "length": r["length"], "tracks": r["tracks"]} for r in data["routes"]],
+    cars: dict[int, list[list[list[float]]]] = {}
+    index_of = {id(r): i for i, r in enumerate(game.board.routes)}
+    for rp in plan.routes:
+        for t in rp.tracks:
+            i = index_of.get(id(t.route))
+            if i is not None:
+                cars.setdefault(i, []).append([[round(s.x + plan.dx, 3), round(s.y + plan.dy, 3), round(s.angle, 2)] for s in t.spaces])
+    return {"svg": draw_board(plan), "space": [round(plan.space_length, 3), round(plan.space_width, 3)],
+            "routes": [{"id": r["id"], "line": r["line"], "from": r["from"], "to": r["to"], "length": r["length"],
+                        "tracks": r["tracks"], "cars": cars.get(r["index"], [])} for r in data["routes"]],
             "places": [{"id": p["id"], "name": p["name"], "at": p["at"], "r": p["r"]} for p in data["places"]],
+            "tokens": [{"place": tk.place, "at": [round(tk.x + plan.dx, 3), round(tk.y + plan.dy, 3)], "r": round(tk.r, 3)}
+                       for tk in plan.tokens],
             "width": data.get("width"), "height": data.get("height")}
 
 
@@ -112,10 +126,13 @@ def play_app(table: Table) -> Starlette:
 
     async def why(request: Request) -> JSONResponse:
         body = await body_json(request)
-        route, seat = body.get("route"), body.get("seat")
-        if not isinstance(route, str) or not isinstance(seat, int) or isinstance(seat, bool):
-            raise HTTPException(400, "send {\"seat\": N, \"route\": \"<route id>\"}")
-        answer(lambda: table.why_not_claim(seat, route))
+        route, place, seat = body.get("route"), body.get("place"), body.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not (isinstance(route, str) or isinstance(place, str)):
+            raise HTTPException(400, "send {\"seat\": N, \"route\": \"<route id>\"} or {\"seat\": N, \"place\": \"<place id>\"}")
+        if isinstance(route, str):
+            answer(lambda: table.why_not_claim(seat, route))
+        else:
+            answer(lambda: table.why_not_at(seat, place))
         return JSONResponse(table.view())
 
     async def reveal(request: Request) -> JSONResponse:

@@ -93,7 +93,7 @@ class Table:
         """Hot seat: the person at `seat` has the screen (only the seat whose turn it is)."""
         with self.lock:
             if self.state.is_terminal() or seat != self.state.current_player() or seat not in self.humans:
-                raise TableError(f"it is not player {seat + 1}'s turn to take the screen")
+                raise TableError(f"it is not player {seat + 1}'s turn to take the screen", rule=_rule("R_PLAYER"))
             self.shown = seat
 
     def act(self, seat: int, text: str) -> None:
@@ -104,9 +104,9 @@ class Table:
             try:
                 actions = self.game.parse_actions(text, self.state)
             except NotationError as exc:
-                raise TableError(f"'{text[:80]}' is not an action: {exc}") from None
+                raise TableError(f"'{text[:80]}' is not an action: {exc}", rule=_rule("R_TURN")) from None
             if len(actions) != 1:
-                raise TableError("one action at a time")
+                raise TableError("one action at a time", rule=_rule("R_TURN"))
             action = actions[0]
             legal = self.state.legal_actions()
             if action not in legal:
@@ -114,7 +114,7 @@ class Table:
                     self.state.clone().apply(action)
                 except IllegalAction as exc:
                     raise TableError(exc.reason, rule=exc.rule) from None
-                raise TableError(f"'{text[:80]}' is not legal now")
+                raise TableError(f"'{text[:80]}' is not legal now", rule=_rule("R_TURN"))
             self._apply(seat, action)
 
     def why_not_claim(self, seat: int, route_id: str) -> None:
@@ -122,7 +122,7 @@ class Table:
         with self.lock:
             index = self.game.board.route_index.get(route_id)
             if index is None:
-                raise TableError(f"there is no route '{route_id[:80]}' on this board")
+                raise TableError(f"there is no route '{route_id[:80]}' on this board", rule=_rule("R_CLAIM"))
             if self.waiting_for() != "you" or seat != self.shown:
                 raise TableError("it is not your turn", rule=_rule("R_TURN"))
             refusals = []
@@ -135,6 +135,36 @@ class Table:
             if not refusals or any("payment" in exc.reason for exc in refusals):
                 raise TableError("none of the payments your hand allows fits this route", rule=_rule("R_CLAIM"))
             raise TableError(refusals[0].reason, rule=refusals[0].rule)
+
+    def why_not_at(self, seat: int, place_id: str) -> None:
+        """Raise the rule that stops the person at `seat` from doing anything at `place_id` now."""
+        with self.lock:
+            place = self.game.board.place_by_id.get(place_id)
+            if place is None:
+                raise TableError(f"there is no place '{place_id[:80]}' on this board", rule=_rule("R_TURN"))
+            if self.waiting_for() != "you" or seat != self.shown:
+                raise TableError("it is not your turn", rule=_rule("R_TURN"))
+            st, v, name = self.state, self.game.variant, place.name or place_id
+            journey = getattr(st, "journey", None)
+            if journey is not None:
+                raise TableError(f"your passenger cannot ride on to {name}: no unridden claimed route joins it to where it stands",
+                                 rule=_rule("R_PASSENGER"))
+            tries: list[Action] = []
+            if v.stations.count:
+                tries.append(BuildStation(place_id, ()))
+            if v.passengers.count:
+                tries.append(PlacePassenger(place_id))
+            for action in tries:
+                try:
+                    st.clone().apply(action)
+                except IllegalAction as exc:
+                    if "payment" not in exc.reason:
+                        raise TableError(exc.reason, rule=exc.rule) from None
+            if v.stations.count and isinstance(tries[0], BuildStation):
+                raise TableError(f"none of the payments your hand allows builds a station at {name}", rule=_rule("R_STATION"))
+            if v.passengers.count:
+                raise TableError(f"no passenger of yours can start a journey to {name} now", rule=_rule("R_PASSENGER"))
+            raise TableError(f"this variant has no stations or passengers: nothing is played at {name}", rule=_rule("R_TURN"))
 
     def bot_step(self) -> bool:
         """Let the bot whose turn it is make one move; False when it is not a bot's turn."""
@@ -234,10 +264,18 @@ class Table:
         sheet = self.state.score_sheet()
         return {
             "players": [{"seat": s, "total": p.total, "breakdown": dict(p.breakdown), "completed": len(p.completed),
-                         "failed": len(p.failed), "longest_trail": p.longest_trail} for s, p in enumerate(sheet.players)],
+                         "failed": len(p.failed), "longest_trail": p.longest_trail,
+                         "borrowings": [self._borrowing(b) for b in p.borrowings]} for s, p in enumerate(sheet.players)],
             "winners": list(sheet.winners),
             "tie_break": sheet.tie_break_used,
         }
+
+    def _borrowing(self, b: Any) -> dict[str, Any]:
+        """A station and the opponent route the final scoring chose for it (docs/rules.md#stations)."""
+        route = self.game.board.routes[b.route] if b.route is not None else None
+        return {"place": b.place, "place_name": _place_name(self.game, b.place),
+                "route": route.id if route is not None else None,
+                "route_text": f"{_place_name(self.game, route.from_)} – {_place_name(self.game, route.to)}" if route is not None else None}
 
 
 def bot_action(bot: Any, state: State, seat: int) -> Action:

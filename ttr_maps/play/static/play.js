@@ -26,8 +26,10 @@
     if (!text) { box.hidden = true; box.replaceChildren(); return; }
     box.hidden = false;
     const parts = [text];
-    const m = rule && /docs\/rules\.md#([\w-]+)/.exec(rule);
-    if (m) parts.push(" — ", el("a", { href: `/rules#${m[1]}`, target: "_blank", rel: "noopener" }, "the rule"));
+    // The rule as the engine's errors cite it ("tunnels (docs/rules.md#tunnels)"), linked to that section of the rules page.
+    const m = rule && /^(.*?)\s*\(?docs\/rules\.md#([\w-]+)\)?$/.exec(rule.trim());
+    if (m) parts.push(" — rule: ", el("a", { class: "rule", href: `/rules#${m[2]}`, target: "_blank", rel: "noopener" },
+      `${m[1] || m[2].replace(/-/g, " ")} (docs/rules.md#${m[2]})`));
     box.replaceChildren(...parts);
   }
 
@@ -74,16 +76,24 @@
     const claimable = new Set(view.legal.filter((a) => a.route).map((a) => a.route));
     const spots = new Set(view.legal.filter((a) => a.place).map((a) => a.place));
     const owners = {};
-    view.observation.players.forEach((p, seat) => { for (const [rid] of p.claims) (owners[rid] = owners[rid] || []).push(seat); });
+    view.observation.players.forEach((p, seat) => { for (const [rid, track] of p.claims) (owners[rid] = owners[rid] || []).push([seat, track]); });
+    const [carL, carW] = board.space;
     for (const r of board.routes) {
-      (owners[r.id] || []).forEach((seat, k) => {
-        const line = document.createElementNS(SVGNS, "polyline");
-        line.setAttribute("points", points(r.line));
-        line.setAttribute("class", "claim");
-        line.setAttribute("stroke", SEAT_COLOURS[seat % SEAT_COLOURS.length]);
-        if (k) line.setAttribute("transform", `translate(${k * 1.5},${k * 1.5})`);
-        nodes.push(line);
-      });
+      // A claim is the owner's train cars on the spaces of the claimed track, as on the printed board.
+      for (const [seat, track] of owners[r.id] || []) {
+        for (const [x, y, angle] of r.cars[track] || []) {
+          const car = svgNode("g", { class: "car", transform: `translate(${x},${y}) rotate(${angle})` });
+          car.append(svgNode("rect", { x: -carL * 0.44, y: -carW * 0.36, width: carL * 0.88, height: carW * 0.72, rx: carW * 0.16,
+            class: "body", fill: SEAT_COLOURS[seat % SEAT_COLOURS.length], "stroke-width": carW * 0.16 }));
+          for (const k of [-1, 1]) {
+            car.append(svgNode("rect", { x: k * carL * 0.22 - carL * 0.1, y: -carW * 0.14, width: carL * 0.2, height: carW * 0.28,
+              rx: carW * 0.05, class: "window" }));
+          }
+          car.dataset.route = r.id;
+          car.dataset.seat = seat;
+          nodes.push(car);
+        }
+      }
       const hit = document.createElementNS(SVGNS, "polyline");
       hit.setAttribute("points", points(r.line));
       hit.setAttribute("class", "hit" + (claimable.has(r.id) ? " can" : "") + (picked === r.id ? " picked" : ""));
@@ -107,7 +117,59 @@
       spot.addEventListener("click", () => pickPlace(p));
       nodes.push(spot);
     }
+    nodes.push(...pieces());
     layer.replaceChildren(...nodes);
+  }
+
+  function svgNode(tag, attrs) {
+    const node = document.createElementNS(SVGNS, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    return node;
+  }
+
+  // Stations, passengers and what is left of the goods, drawn over their places (they never take clicks).
+  function pieces() {
+    const obs = view.observation;
+    const at = Object.fromEntries(board.places.map((p) => [p.id, p]));
+    const size = board.space[1];
+    const out = [];
+    obs.players.forEach((pl, seat) => {
+      for (const pid of pl.stations) {
+        const p = at[pid];
+        if (!p) continue;
+        const [x, y] = [p.at[0] + p.r * 0.9, p.at[1] - p.r * 0.9];
+        const house = svgNode("polygon", { class: "station", fill: SEAT_COLOURS[seat % SEAT_COLOURS.length],
+          points: [[0, -1.2], [1, -0.3], [1, 1], [-1, 1], [-1, -0.3]].map(([a, b]) => `${x + a * size * 0.7},${y + b * size * 0.7}`).join(" ") });
+        house.dataset.place = pid;
+        house.dataset.seat = seat;
+        out.push(house);
+      }
+    });
+    for (const [pid, seat] of Object.entries(obs.passengers || {})) {
+      const p = at[pid];
+      if (!p) continue;
+      const figure = svgNode("circle", { class: "passenger", cx: p.at[0] - p.r * 1.1, cy: p.at[1] - p.r * 1.1, r: size * 0.8,
+        fill: SEAT_COLOURS[seat % SEAT_COLOURS.length] });
+      figure.dataset.place = pid;
+      figure.dataset.seat = seat;
+      out.push(figure);
+    }
+    if (obs.journey) {
+      const p = at[obs.journey.at];
+      if (p) out.push(svgNode("circle", { class: "journey", cx: p.at[0], cy: p.at[1], r: Math.max(p.r, 2) * 1.5 }));
+    }
+    for (const tk of board.tokens || []) {
+      const left = (obs.goods || {})[tk.place] || [];
+      const g = svgNode("g", { class: "goods", transform: `translate(${tk.at[0]},${tk.at[1]})` });
+      g.dataset.place = tk.place;
+      g.dataset.left = left.length;
+      g.append(svgNode("circle", { r: tk.r * 1.05, class: left.length ? "token" : "token empty" }));
+      const label = svgNode("text", { "text-anchor": "middle", dy: tk.r * 0.4, "font-size": tk.r * 1.1 });
+      label.textContent = left.length ? String(left[0]) : "–";
+      g.append(label);
+      out.push(g);
+    }
+    return out;
   }
 
   function choose(title, actions, label) {
@@ -133,7 +195,7 @@
   function pickPlace(p) {
     if (!view || view.waiting !== "you") return;
     const here = view.legal.filter((a) => a.place === p.id);
-    if (!here.length) { say(`nothing to do at ${p.name} now`); return; }
+    if (!here.length) { send("/api/why", { seat: view.seat, place: p.id }); return; }
     choose(p.name, here, (a) => a.text);
   }
 
@@ -142,6 +204,7 @@
   let shown = 0;
   function show(v) {
     view = v;
+    picked = null;  // a pick lasts until the server answers
     // For people nothing; for tests and tools, what the page is showing now.
     document.body.dataset.waiting = v.waiting;
     document.body.dataset.shown = String(++shown);
@@ -188,7 +251,7 @@
         const chosen = [...document.querySelectorAll("input.keep:checked")].map((b) => b.value);
         const text = ["keep", ...chosen].join(" ");
         const a = v.legal.find((x) => x.text === text);
-        if (a) act(a.text); else say(`keeping ${chosen.length} of these is not allowed`, "(docs/rules.md#keeping-tickets)");
+        if (a) act(a.text); else say(`keeping ${chosen.length} of these is not allowed`, "keeping tickets (docs/rules.md#keeping-tickets)");
       } }, "Keep");
       $("choice-body").replaceChildren(...boxes, keep);
     }
@@ -196,12 +259,16 @@
     // moves that are neither a draw, a claim, a place nor a keep: tunnel, flag, passenger stop, pass
     const others = mine ? v.legal.filter((a) => !["draw", "claim", "tickets", "keep"].includes(a.kind) && !a.place) : [];
     $("others-actions").hidden = !others.length;
-    const tunnel = obs.tunnel ? el("p", {}, `Tunnel: turned ${obs.tunnel.revealed.join(", ") || "nothing"}; ${obs.tunnel.extra} more to pay`) : null;
+    const tunnel = obs.tunnel ? el("div", { id: "tunnel" },
+      el("p", {}, `Tunnel ${obs.tunnel.route}: the deck's top cards turned; ${obs.tunnel.extra} more to pay`),
+      el("div", { class: "turned" }, ...obs.tunnel.revealed.map((kind) => el("span", { class: "card turned-card", style: cardStyle(kind), title: kind },
+        kind === "locomotive" ? "loco" : kind)))) : null;
     $("other-buttons").replaceChildren(...[tunnel, ...others.map((a) => el("button", { "data-action": a.text, onclick: () => act(a.text) }, a.text))].filter(Boolean));
 
     // players and log
     $("players").tBodies[0].replaceChildren(...obs.players.map((p, s) => el("tr", { class: s === current ? "current" : "" },
-      el("td", {}, el("span", { class: "swatch", style: `background:${SEAT_COLOURS[s % SEAT_COLOURS.length]}` }), v.seats[s].name),
+      el("td", {}, el("span", { class: "swatch", style: `background:${SEAT_COLOURS[s % SEAT_COLOURS.length]}` }), v.seats[s].name,
+        el("div", { class: "more" }, ...more(p))),
       el("td", {}, p.score), el("td", {}, p.trains), el("td", {}, p.cards), el("td", {}, p.tickets))));
     $("log").replaceChildren(...v.log.map((line) => el("li", {}, line.seat >= 0 ? `${v.seats[line.seat].name}: ${line.text}` : line.text)));
     $("log").scrollTop = 1e9;
@@ -220,12 +287,31 @@
     if (v.waiting === "bot") botTimer = setTimeout(() => send("/api/bot", {}), BOT_DELAY);
   }
 
+  // What else a player has, as far as the variant has it: stations left, passengers, goods, flag cards.
+  function more(p) {
+    const out = [];
+    if (p.stations.length || p.stations_left) out.push(`${p.stations_left} station${p.stations_left === 1 ? "" : "s"} left`);
+    if (p.passengers_unplaced || p.passengers_moved) out.push(`passengers: ${p.passengers_unplaced} to place, ${p.passengers_moved} moved`);
+    if (p.goods.length) out.push(`goods ${p.goods.join("+")}`);
+    const parts = out.length ? [out.join(" · ")] : [];
+    if (p.flag_cards.length || p.flag_sets) {
+      parts.push(el("span", { class: "flags" }, " flags: ", ...p.flag_cards.map((k) => el("span", { class: "swatch flag", style: cardStyle(k), title: k })),
+        p.flag_sets ? ` ${p.flag_sets} set${p.flag_sets === 1 ? "" : "s"}` : ""));
+    }
+    return parts;
+  }
+
   function showScores(v) {
     const s = v.scores;
-    const keys = [...new Set(s.players.flatMap((p) => Object.keys(p.breakdown)))];
+    // The kinds of points this game had (a column of zeros for everyone says nothing).
+    const keys = [...new Set(s.players.flatMap((p) => Object.keys(p.breakdown)))]
+      .filter((k) => k === "routes" || s.players.some((p) => p.breakdown[k]));
     $("scores").tHead.replaceChildren(el("tr", {}, el("th", {}, ""), ...keys.map((k) => el("th", {}, k.replace(/_/g, " "))), el("th", {}, "total")));
     $("scores").tBodies[0].replaceChildren(...s.players.map((p) => el("tr", { "data-seat": p.seat },
       el("td", {}, v.seats[p.seat].name), ...keys.map((k) => el("td", {}, p.breakdown[k] || 0)), el("td", { class: "total" }, p.total))));
+    $("borrowed").replaceChildren(...s.players.flatMap((p) => p.borrowings.map((b) => el("li", { "data-place": b.place, "data-route": b.route || "" },
+      `${v.seats[p.seat].name}'s station at ${b.place_name} ` + (b.route ? `borrows ${b.route_text}` : "borrows nothing (no opponent route there helps a ticket)")))));
+    $("borrowed-box").hidden = !s.players.some((p) => p.borrowings.length);
     $("winners").textContent = `Winner: ${s.winners.map((w) => v.seats[w].name).join(" and ")}` + (s.tie_break ? ` (tie broken by ${s.tie_break})` : "");
     $("over").hidden = false;
   }
