@@ -62,7 +62,11 @@ def command() -> None:
 @click.option("-p", "--players", type=int, required=True, help="Number of players.")
 @click.option("-s", "--seed", type=int, default=None, help="Random seed (default: a random one, recorded in the file).")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=str), default=None, help="State file to write (default: print).")
-def new(variant: str, players: int, seed: int | None, out: str | None) -> None:
+@click.option(
+    "--first-player", "first", default=None, metavar="SEAT|RULE",
+    help="Who plays the first turn: a seat number (0 first), or seat-0 or random (drawn from the seed). Default: the variant's players.first.",
+)
+def new(variant: str, players: int, seed: int | None, out: str | None, first: str | None) -> None:
     """Deal a new game of VARIANT: shuffled decks, starting hands, face-up cards and starting tickets."""
     from ttr_maps.bundled import resolve
     from ttr_maps.engine.game import Game
@@ -80,7 +84,11 @@ def new(variant: str, players: int, seed: int | None, out: str | None) -> None:
         raise click.ClickException(f"{variant} has errors:\n{exc}") from None
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
-    _write(game.new_initial_state(seed), out)
+    try:
+        state = game.new_initial_state(seed, int(first) if first is not None and first.isdigit() else first)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--first-player") from None
+    _write(state, out)
 
 
 @command.command("legal")

@@ -341,6 +341,7 @@ def test_printed_rules_explain_the_bonuses():
     assert "Each completed ticket whose places your own routes join by two separate paths" in text
     assert "Most routes of exactly 3 spaces scores +6" in text and "Most routes of exactly 7 spaces scores +10" in text
     assert "10: 32" in text and "50 trains" in text
+    assert "Draw the first player at random; play then goes round the table." in text
     assert any("each ticket joined twice +4" in line and "most 7-space routes +10" in line for line in brief(g.variant, g.board))
 
 
@@ -369,3 +370,82 @@ def test_score_command_shows_the_bonus_rows_and_the_tickets_joined_twice(tmp_pat
     assert bob["breakdown"]["routes"] == 32 + 4 and bob["breakdown"]["most_routes"] == 0
     text = CliRunner().invoke(cli, ["score", str(path)]).output
     assert "two-paths bonus" in text and "most routes bonus" in text and "two paths: shorebury-mossport (6)" in text
+
+
+# ------------------------------------------------------------------ the first player
+# docs/rules.md#the-first-player: "`seat-0`, or `random`, a seat drawn from the game's seed (so a game replays
+# from its seed, and the cards are dealt exactly as with `seat-0`). Play then goes on in seat order".
+
+
+def _after_setup(state):
+    """Keep every starting ticket offered, seat by seat, until the first turn."""
+    while state.in_setup:
+        do(state, "keep " + " ".join(str(i) for i in range(len(state.offers[state.current]))))
+    return state
+
+
+def test_the_first_player_plays_the_first_turn_then_play_goes_round():
+    g = tiny_game(3)
+    s = _after_setup(g.new_initial_state(5, first=2))
+    assert s.current_player() == 2
+    do(s, "draw blind", "draw blind")
+    assert s.current_player() == 0  # after the last seat comes seat 0
+
+
+def test_a_random_first_player_comes_from_the_seed_and_changes_no_card():
+    plain = tiny_game(3)
+    players = plain.variant.players.model_copy(update={"first": "random"})
+    g = Game(plain.variant.model_copy(update={"players": players}), plain.board, 3)
+    firsts = {seed: _after_setup(g.new_initial_state(seed)).current for seed in range(30)}
+    assert set(firsts.values()) == {0, 1, 2}  # every seat starts some game
+    assert all(_after_setup(g.new_initial_state(seed)).current == f for seed, f in firsts.items())  # replayable
+    for seed in (1, 2, 3):
+        a, b = g.new_initial_state(seed), plain.new_initial_state(seed)
+        assert (a.hands, a.deck, a.face_up, a.offers) == (b.hands, b.deck, b.face_up, b.offers)
+
+
+def test_the_bundled_editions_start_at_seat_0():
+    for path in BUNDLED:
+        assert load_variant(path)[0].players.first == "seat-0"
+
+
+def test_state_new_takes_a_first_player_and_the_file_keeps_it(tmp_path):
+    from click.testing import CliRunner
+
+    from ttr_maps.cli.main import cli
+    from ttr_maps.engine.statefile import load_state
+
+    out = tmp_path / "game.yaml"
+    r = CliRunner().invoke(cli, ["state", "new", str(TINY), "-p", "3", "-s", "4", "--first-player", "1", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert yaml.safe_load(out.read_text(encoding="utf-8"))["first_player"] == 1
+    s = load_state(out)
+    assert s.in_setup and s.first == 1
+    assert _after_setup(s).current_player() == 1
+    for bad, words in (("3", "seat 3 does not exist with 3 players"), ("youngest", "give a seat number or one of: seat-0, random")):
+        r = CliRunner().invoke(cli, ["state", "new", str(TINY), "-p", "3", "--first-player", bad])
+        assert r.exit_code == 2 and words in r.output and "Traceback" not in r.output
+
+
+def test_a_state_file_naming_a_first_player_who_does_not_exist_is_t017():
+    from ttr_maps.engine.statefile import StateFileError
+
+    with pytest.raises(StateFileError) as info:
+        make(tiny_game(2), first_player=2)
+    assert info.value.code == "T017"
+
+
+def test_simulate_counts_wins_by_turn_order():
+    from test_engine_published_rules import bot_records, example
+
+    from ttr_maps.simulate.summary import summarize
+
+    records = bot_records("lakecrown", 2, games=4)
+    assert all("first_player" in rec for rec in records)
+    by_order = [0.0, 0.0]
+    for rec in records:
+        for w in rec["winners"]:
+            by_order[(w - rec["first_player"]) % 2] += 1 / len(rec["winners"])
+    summary = summarize(records, example("lakecrown", 2), {"bots": ["expert", "route-focus"], "seed": 11})
+    assert [x["win"]["rate"] for x in summary["seats"]] == [pytest.approx(w / 4) for w in by_order]
+    assert "first_player" not in bot_records("fjordland", 2, games=1)[0]  # seat 0 always first: as before

@@ -103,10 +103,11 @@ class Game:
         variant, board = load_variant(path)
         return cls(variant, board, num_players, variant_path=str(path))
 
-    def new_initial_state(self, seed: int | None = None) -> State:
+    def new_initial_state(self, seed: int | None = None, first: str | int | None = None) -> State:
+        """A new game dealt from `seed`; `first`: the first player's seat or rule (default: the variant's)."""
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        return State(self, seed)
+        return State(self, seed, first)
 
     # Text forms live in notation.py; these are conveniences.
     def action_text(self, action: Action) -> str:
@@ -134,13 +135,16 @@ class State:
         "offers", "in_setup", "setup_stage", "setup_kept", "phase", "current", "tunnel", "pending_route", "stand_ins",
         "pending_flag", "passengers_unplaced", "passenger_at", "passengers_moved", "journey", "goods", "goods_at",
         "goods_taken", "flag_cards", "flag_sets", "final_left", "passes", "turns", "counters", "history",
-        "redeal_locos", "redeal_passengers", "face_up_loco_rule", "row_stopped", "_sheet",
+        "redeal_locos", "redeal_passengers", "face_up_loco_rule", "row_stopped", "_sheet", "first",
     )
 
-    def __init__(self, game: Game, seed: int | None):
+    def __init__(self, game: Game, seed: int | None, first: str | int | None = None):
         self._blank(game)
         if seed is None:
             return
+        from .first_player import first_player
+
+        self.first = first_player(game.variant.players.first if first is None else first, seed, game.num_players)
         t = self.t
         v = game.variant
         self.seed = seed
@@ -220,6 +224,7 @@ class State:
         self.redeal_passengers = v.face_up.redeal_passengers
         self.face_up_loco_rule = v.cards.face_up_locomotive_costs_both_draws
         self.row_stopped = False  # the redeal loop left this row face up (cards.check_face_up)
+        self.first = 0  # the seat that plays the first turn after setup (first_player.py)
         self._sheet = None
 
     # ------------------------------------------------------------------ surface
@@ -403,7 +408,7 @@ class State:
             return
         tickets.finish_setup(self)
         self.in_setup = False
-        self.current = 0
+        self.current = self.first
         self.phase = PH_TURN
 
     # ------------------------------------------------------------------ copies, equality, records
@@ -460,6 +465,7 @@ class State:
         s.redeal_passengers = self.redeal_passengers
         s.face_up_loco_rule = self.face_up_loco_rule
         s.row_stopped = self.row_stopped
+        s.first = self.first
         s._sheet = self._sheet
         return s
 
@@ -478,6 +484,7 @@ class State:
             tuple(map(tuple, self.goods_taken)), tuple(map(tuple, self.flag_cards)), tuple(self.flag_sets),
             self.final_left, self.passes, self.turns, tuple(sorted(self.counters.items())),
             tuple(map(tuple, self.claims)), self.row_stopped, self.stand_ins.key() if self.stand_ins else None,
+            self.first,
         )
 
     def __eq__(self, other: object) -> bool:

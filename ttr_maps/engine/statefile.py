@@ -149,6 +149,7 @@ class StateFile(_Strict):
     rng: str | None = Field(default=None, description="The random generator's state (opaque). Leave out: seeded from `seed`.")
     phase: Phase = "turn"
     current: int = Field(default=0, ge=0, le=7, description="The seat to act.")
+    first_player: int = Field(default=0, ge=0, le=7, description="The seat that plays the first turn after setup (docs/rules.md#the-first-player).")
     setup: bool = Field(default=False, description="Still choosing starting tickets.")
     setup_stage: Count = 0
     turns: Count = 0
@@ -306,6 +307,7 @@ def state_to_dict(state: State, variant_ref: str | None = None) -> dict[str, Any
         "seed": state.seed,
         "phase": PHASE_NAMES[state.phase],
         "current": state.current,
+        **({"first_player": state.first} if state.first else {}),
         "setup": state.in_setup,
         "setup_stage": state.setup_stage,
         "turns": state.turns,
@@ -423,8 +425,11 @@ def _build(game: Game, sf: StateFile) -> State:
         raise StateFileError(f"{len(sf.players)} entries for a {n}-player game", ("players",), "T017")
     if sf.current >= n:
         raise StateFileError(f"seat {sf.current} does not exist with {n} players", ("current",), "T017")
+    if sf.first_player >= n:
+        raise StateFileError(f"seat {sf.first_player} does not exist with {n} players", ("first_player",), "T017")
     rd = _Reader(game, sf)
     s = State(game, None)
+    s.first = sf.first_player
     s.seed = sf.seed
     s.rng = rng_from_text(sf.rng) if sf.rng else random.Random(sf.seed if sf.seed is not None else 0)
     s.phase = PHASE_NAMES.index(sf.phase)

@@ -39,6 +39,13 @@ TIE_BREAK_WORDS: dict[str, str] = {
 class Players(Strict):
     min: int = Field(default=2, ge=1, le=8)
     max: int = Field(default=5, ge=1, le=8)
+    first: Literal["seat-0", "random"] = Field(
+        default="seat-0",
+        description=(
+            "Who plays the first turn: `seat-0`, or `random` (drawn from the game's seed); `ttr-maps state new "
+            "--first-player SEAT` overrides it (docs/rules.md#the-first-player)."
+        ),
+    )
 
     @model_validator(mode="after")
     def _order(self) -> Players:

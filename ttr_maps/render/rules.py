@@ -172,7 +172,8 @@ def sections(variant: Variant, board: Board) -> list[tuple[str, list[str]]]:
                 + "".join(
                     f" The undealt {p} tickets go back to the box." for p, w in variant.tickets.leftover_at_setup.items() if w == "box"
                 ),
-            ],
+            ]
+            + (["Draw the first player at random; play then goes round the table."] if variant.players.first == "random" else []),
         )
     )
     turn = turn_actions(variant)

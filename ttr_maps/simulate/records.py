@@ -242,6 +242,8 @@ class GameRecorder:
             "seed": self.seed,
             "players": n,
             "bots": list(self.bots),
+            # The first player's seat, where the variant does not always start at seat 0 (players.first).
+            **({"first_player": s.first} if game.variant.players.first != "seat-0" else {}),
             "winners": list(sheet.winners) if sheet else [],
             "tie_break": sheet.tie_break_used if sheet else None,
             "turns": s.turns,

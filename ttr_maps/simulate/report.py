@@ -35,6 +35,10 @@ def _pct(x: float | None) -> str:
     return "–" if x is None else f"{x * 100:.1f}%"
 
 
+def _ordinal(k: int) -> str:
+    return f"{k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"
+
+
 def _ci(rate: dict | None) -> str:
     if not rate:
         return "–"
@@ -56,10 +60,10 @@ def findings(s: dict) -> list[str]:
         fair = 1 / n
         skew = [x for x in seats if x["win"]["ci"][0] > fair or x["win"]["ci"][1] < fair]
         if skew:
-            parts = ", ".join(f"seat {x['seat'] + 1} {_pct(x['win']['rate'])}" for x in skew)
-            out.append(f"Seat order matters: {parts} (outside the 95% interval around an even {_pct(fair)}).")
+            parts = ", ".join(f"{_ordinal(x['seat'] + 1)} player {_pct(x['win']['rate'])}" for x in skew)
+            out.append(f"Turn order matters: {parts} (outside the 95% interval around an even {_pct(fair)}).")
         else:
-            out.append(f"No seat wins significantly more or less than an even {_pct(fair)}.")
+            out.append(f"No place in the turn order wins significantly more or less than an even {_pct(fair)}.")
     L = s["length"]
     if L["turns"].get("n"):
         out.append(f"A game lasts {L['turns']['mean']:.0f} turns on average ({L['rounds']['mean']:.1f} rounds; "
@@ -99,8 +103,10 @@ def build_report(summary: dict, board: Board | None = None, variant: Variant | N
     h.append("<h2>Who wins</h2><div class='grid'>")
     items = [(b, bots[b]["win"]["rate"], *bots[b]["win"]["ci"]) for b in names]
     h.append("<div class='card'>" + plots.rate_bars(items, "Win rate per bot (95% Wilson interval)", reference=1 / n) + "</div>")
-    items = [(f"seat {x['seat'] + 1}", x["win"]["rate"], *x["win"]["ci"]) for x in s["seats"]]
-    h.append("<div class='card'>" + plots.rate_bars(items, "Win rate per seat (seat 1 plays first)", reference=1 / n,
+    items = [(f"{_ordinal(x['seat'] + 1)} player", x["win"]["rate"], *x["win"]["ci"]) for x in s["seats"]]
+    rule = variant.players.first if variant is not None else "seat-0"
+    first = "seat 1 plays first" if rule == "seat-0" else "the first player is drawn each game"
+    h.append("<div class='card'>" + plots.rate_bars(items, f"Win rate by turn order ({first})", reference=1 / n,
                                                     colors=["#76b7b2"] * len(items)) + "</div>")
     h.append("</div><p class='note'>A shared win counts 1/k for each of the k winners. The dashed line is an even share. "
              "Each bot's rate is over the seats it played.</p>")

@@ -118,8 +118,9 @@ def summarize(records: Iterable[dict], game: Game, meta: dict) -> dict:
         games += 1
         winners = rec["winners"]
         share = 1.0 / len(winners) if winners else 0.0
+        first = rec.get("first_player", 0)
         for w in winners:
-            seat_wins[w] += share
+            seat_wins[(w - first) % n] += share  # by place in the turn order: 0 plays first
         if rec.get("tie_break"):
             tie_breaks[rec["tie_break"]] = tie_breaks.get(rec["tie_break"], 0) + 1
         turns.append(rec["turns"])
