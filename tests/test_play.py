@@ -96,6 +96,51 @@ def test_an_illegal_move_is_refused_with_the_rule_that_forbids_it(tmp_path):
     assert "payment" in str(refused.value) and "claiming-a-route" in refused.value.rule
 
 
+def test_every_refusal_of_a_persons_move_names_its_rule(tmp_path):
+    """Whatever the person tries that the rules stop, the answer carries a docs/rules.md section (the page links it)."""
+    t = table(tmp_path)
+    t.act(0, "keep 0 1")
+    while t.waiting_for() == "bot":
+        t.bot_step()
+    t.state.hands[0] = [0] * len(t.state.hands[0])
+    tries = {
+        "not an action": lambda: t.act(0, "fly to the moon"),
+        "two actions": lambda: t.act(0, "draw blind; draw blind"),
+        "no such route": lambda: t.why_not_claim(0, "nowhere"),
+        "no such place": lambda: t.why_not_at(0, "atlantis"),
+        "a place where the hand pays no station": lambda: t.why_not_at(0, "a"),
+    }
+    for what, attempt in tries.items():
+        with pytest.raises(TableError) as refused:
+            attempt()
+        assert refused.value.rule and "docs/rules.md#" in refused.value.rule, what
+
+
+def test_a_place_refusal_says_which_rule_of_stations_or_passengers(tmp_path):
+    def at_turn(variant: str):
+        t = new_table(Game.from_file(ROOT / f"maps/variants/{variant}.yaml", 2), [HUMAN, "random"], tmp_path / f"{variant}.yaml", 1)
+        while not (t.waiting_for() == "you" and t.state.observation(0)["phase"] == "turn"):
+            if t.waiting_for() == "bot":
+                t.bot_step()
+            else:
+                t.act(0, max((a["text"] for a in t.view()["legal"]), key=lambda a: (a.startswith("keep"), len(a))))
+        t.state.hands[0] = [0] * len(t.state.hands[0])  # nothing to pay a station with
+        return t
+
+    usa = at_turn("usa")
+    with pytest.raises(TableError) as refused:
+        usa.why_not_at(0, "denver")
+    assert refused.value.rule.endswith("docs/rules.md#a-turn)")
+    europe = at_turn("europe")
+    with pytest.raises(TableError) as refused:
+        europe.why_not_at(0, "wien")
+    assert "station" in str(refused.value) and refused.value.rule.endswith("docs/rules.md#stations)")
+    marklin = at_turn("marklin")
+    with pytest.raises(TableError) as refused:
+        marklin.why_not_at(0, "berlin")
+    assert "passenger" in str(refused.value) and refused.value.rule.endswith("docs/rules.md#passengers-and-goods)")
+
+
 def test_every_move_is_saved_and_a_saved_game_resumes_where_it_stopped(tmp_path):
     t = table(tmp_path)
     rng = random.Random(9)

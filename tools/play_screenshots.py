@@ -3,12 +3,16 @@
     python tools/play_screenshots.py            # writes docs/images/play-*.png
 
 Plays a few seeded moves of Europe (you against two experts) and photographs the page
-mid-game, with a route picked and its payments offered.
+mid-game; then runs the browser tests of each mechanic (tests/test_play_mechanics.py)
+and keeps their pictures of a tunnel, a station's borrowed route, Märklin goods and a
+Paris flag (as 256-colour PNGs, a third of the size).
 """
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -48,6 +52,26 @@ def main() -> int:
             browser.close()
         running.stop()
     print(f"wrote {out / 'play-europe.png'}")
+    return mechanics(out)
+
+
+# The pictures docs/play.md shows, from tests/test_play_mechanics.py's shots.
+MECHANICS = ("europe-tunnel", "europe-1912-station", "marklin-goods", "paris-flag-choice")
+
+
+def mechanics(out: Path) -> int:
+    from PIL import Image
+
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "TTR_PLAY_SHOTS": tmp}
+        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "tests/test_play_mechanics.py"], cwd=ROOT, env=env)
+        if run.returncode:
+            print("the mechanics' browser tests failed: no pictures written", file=sys.stderr)
+            return 1
+        for name in MECHANICS:
+            target = out / f"play-{name}.png"
+            Image.open(Path(tmp) / f"{name}.png").convert("RGB").quantize(256).save(target, optimize=True)
+            print(f"wrote {target}")
     return 0
 
 

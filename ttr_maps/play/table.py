@@ -145,26 +145,32 @@ class Table:
             if self.waiting_for() != "you" or seat != self.shown:
                 raise TableError("it is not your turn", rule=_rule("R_TURN"))
             st, v, name = self.state, self.game.variant, place.name or place_id
-            journey = getattr(st, "journey", None)
-            if journey is not None:
-                raise TableError(f"your passenger cannot ride on to {name}: no unridden claimed route joins it to where it stands",
-                                 rule=_rule("R_PASSENGER"))
-            tries: list[Action] = []
+            phase = st.observation(seat)["phase"]
+            if phase == "place-passenger":
+                self._refusal(PlacePassenger(place_id))
+            if phase == "journey":
+                raise TableError(f"your passenger cannot ride on to {name}: no route it has not ridden joins it to where it stands"
+                                 " (a route of another player costs a passenger card)", rule=_rule("R_PASSENGER"))
+            if phase != "turn":  # a pending decision first (the engine says which)
+                self._refusal(BuildStation(place_id, ()) if v.stations.count else PlacePassenger(place_id))
             if v.stations.count:
-                tries.append(BuildStation(place_id, ()))
-            if v.passengers.count:
-                tries.append(PlacePassenger(place_id))
-            for action in tries:
-                try:
-                    st.clone().apply(action)
-                except IllegalAction as exc:
-                    if "payment" not in exc.reason:
-                        raise TableError(exc.reason, rule=exc.rule) from None
-            if v.stations.count and isinstance(tries[0], BuildStation):
+                self._refusal(BuildStation(place_id, ()), unless="payment")
                 raise TableError(f"none of the payments your hand allows builds a station at {name}", rule=_rule("R_STATION"))
             if v.passengers.count:
-                raise TableError(f"no passenger of yours can start a journey to {name} now", rule=_rule("R_PASSENGER"))
+                if seat not in st.observation(seat)["passengers"].values():
+                    raise TableError("you have no passenger on the board: one is placed on an end of a route right after you claim it",
+                                     rule=_rule("R_PASSENGER"))
+                raise TableError(f"no passenger of yours can ride to {name} now: it rides along claimed routes, yours free, "
+                                 "another player's for a passenger card", rule=_rule("R_PASSENGER"))
             raise TableError(f"this variant has no stations or passengers: nothing is played at {name}", rule=_rule("R_TURN"))
+
+    def _refusal(self, action: Action, unless: str | None = None) -> None:
+        """Raise the engine's refusal of `action` now (unless its reason holds `unless`)."""
+        try:
+            self.state.clone().apply(action)
+        except IllegalAction as exc:
+            if unless is None or unless not in exc.reason:
+                raise TableError(exc.reason, rule=exc.rule) from None
 
     def bot_step(self) -> bool:
         """Let the bot whose turn it is make one move; False when it is not a bot's turn."""
