@@ -115,14 +115,15 @@ def click_and_wait(page, selector: str) -> None:
 
 def click_route(page, route_id: str) -> None:
     """A real mouse click on the route's line, at a point where nothing else is on top of it."""
-    point = page.eval_on_selector(f"#layer .hit[data-route='{route_id}']", """line => {
+    point = page.evaluate("""id => {
+        const line = document.querySelector(`#layer .hit[data-route='${id}']`);
         for (const f of [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8]) {
             const p = line.getPointAtLength(line.getTotalLength() * f);
             const s = new DOMPoint(p.x, p.y).matrixTransform(line.getScreenCTM());
             if (document.elementFromPoint(s.x, s.y) === line) return [s.x, s.y];
         }
         return null;
-    }""")
+    }""", route_id)
     assert point, f"route {route_id} is covered everywhere on the page"
     page.mouse.click(*point)
 

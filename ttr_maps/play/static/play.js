@@ -36,17 +36,18 @@
   async function send(path, body) {
     if (busy) return;
     busy = true;
-    let answer = null;
+    let answer = null, refused = null;
     try {
       answer = await TTR.post(path, body);
-      say("");
     } catch (e) {
-      say(e.message, e.data && e.data.rule);
-      answer = await TTR.get("/api/view");
+      refused = e;
+      try { answer = await TTR.get("/api/view"); } catch (again) { /* the refusal is the news */ }
     } finally {
       busy = false;
     }
-    show(answer);
+    // The page is redrawn first, then the refusal (if any) shown over it.
+    if (answer) show(answer);
+    if (refused) say(refused.message, refused.data && refused.data.rule); else say("");
   }
 
   const act = (text) => send("/api/act", { seat: view.seat, action: text });
