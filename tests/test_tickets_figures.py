@@ -69,8 +69,10 @@ def test_place_uses_unused_and_average(figures) -> None:
 def test_shape_figures(figures) -> None:
     assert figures.shape() == {
         "reach_median": 0.75,  # reaches 4/4, 2/4, 3/4
+        "reach_spread": 0.25,  # quartiles (inclusive) of 0.5, 0.75, 1: 0.625 and 0.875
         "long_share": 0.667,  # 4/4 and 3/4 are at least 60% of the diameter
         "value_over_path": 0.0,
+        "value_cv": 0.272,  # values 4, 2, 3: sd sqrt(2/3) over mean 3
         "place_coverage": 0.667,  # 4 of 6 places
         "place_max_ratio": 2.0,  # a or c: 2 tickets, average 1
         "place_cv": 0.816,  # uses 2,1,2,1,0,0: mean 1, sd sqrt(4/6)

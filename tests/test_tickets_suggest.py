@@ -56,13 +56,22 @@ def test_same_seed_same_deck_and_options_obeyed() -> None:
 
 @pytest.mark.slow
 def test_a_suggested_usa_deck_scores_within_the_published_ranges() -> None:
-    board = load_board(Path(__file__).parent.parent / "maps" / "boards" / "usa.yaml")
+    root = Path(__file__).parent.parent
+    board = load_board(root / "maps" / "boards" / "usa.yaml")
     paths = BoardPaths(board)
     deck = suggest(board, Options(count=30, seed=0), paths).tickets
     shape = deck_figures(paths, deck).shape()
+    # the measures the issue names: length spread, value distribution, long share, coverage and evenness, overlap
+    named = {"reach_median", "reach_spread", "long_share", "value_cv", "place_coverage", "place_cv",
+             "route_coverage", "route_cv", "overlap_pairs"}
+    assert named <= set(shape) == set(ranges())
     outside = {k: (v, ranges()[k]) for k, v in shape.items() if not ranges()[k][0] <= v <= ranges()[k][1]}
     assert outside == {}
     assert shape["place_coverage"] == 1.0  # every city ends a ticket
+    assert deck_figures(paths, deck).duplicates() == []
+    # the deck docs/tickets.md shows and bench_ticket_games.py plays is this one
+    example = yaml.safe_load((root / "examples" / "decks" / "usa-suggested.yaml").read_text(encoding="utf-8"))
+    assert [(t["from"], t["to"], t["points"]) for t in example["tickets"]] == _pairs(deck)
 
 
 def test_cli_writes_a_deck_file_that_loads_and_refuses_bad_input(tmp_path: Path) -> None:

@@ -38,8 +38,10 @@ NEAR = 2
 #: The shape figures, in the order they are printed, with what each means.
 SHAPE: dict[str, str] = {
     "reach_median": "median shortest path, as a share of the board's diameter",
+    "reach_spread": "spread of shortest paths: interquartile range, as a share of the diameter",
     "long_share": f"share of long tickets (shortest path at least {LONG_REACH:.0%} of the diameter)",
     "value_over_path": "mean value minus shortest path, in points",
+    "value_cv": "spread of values (coefficient of variation)",
     "place_coverage": "share of the board's places that end some ticket",
     "place_max_ratio": "most tickets at one place, over the average per place",
     "place_cv": "spread of tickets per place (coefficient of variation)",
@@ -64,6 +66,14 @@ def reach_band(reach: float) -> str:
 def _cv(values: list[float]) -> float:
     mean = statistics.fmean(values) if values else 0.0
     return statistics.pstdev(values) / mean if mean else 0.0
+
+
+def _iqr(values: list[float]) -> float:
+    """Interquartile range (quartiles by linear interpolation, as numpy's default)."""
+    if len(values) < 2:
+        return 0.0
+    q = statistics.quantiles(values, n=4, method="inclusive")
+    return q[2] - q[0]
 
 
 def _r(x: float, nd: int = 3) -> float:
@@ -165,8 +175,10 @@ class DeckFigures:
         used_loads = [v for v in loads if v > 0]
         return {
             "reach_median": _r(statistics.median(reaches)) if reaches else 0.0,
+            "reach_spread": _r(_iqr(reaches)),
             "long_share": _r(sum(r >= LONG_REACH for r in reaches) / len(reaches)) if reaches else 0.0,
             "value_over_path": _r(statistics.fmean(diffs)) if diffs else 0.0,
+            "value_cv": _r(_cv([float(t.ticket.points) for t in self.tickets])),
             "place_coverage": _r(sum(1 for n in places if n) / len(places)) if places else 0.0,
             "place_max_ratio": _r(max(places) / avg) if places and avg else 0.0,
             "place_cv": _r(_cv(places)),
