@@ -36,6 +36,26 @@ def _read(path: str, deck: str | None = None):
         raise click.ClickException(str(e)) from None
 
 
+def _check_target(path: str | None, inputs: list, what: str = "a deck file", option: str = "-o") -> None:
+    from ttr_maps.tickets.deck import DeckError, check_target
+
+    if path is None:
+        return
+    try:
+        check_target(path, inputs, what, option)
+    except DeckError as e:
+        raise click.ClickException(str(e)) from None
+
+
+def _write_deck(path: str, text: str) -> None:
+    from ttr_maps.tickets.deck import DeckError, write_deck
+
+    try:
+        write_deck(path, text)
+    except DeckError as e:
+        raise click.ClickException(str(e)) from None
+
+
 def _write(path: str, text: str) -> None:
     from ttr_maps.fileio import OutputError, write_output
 
@@ -91,6 +111,7 @@ def suggest_cmd(board_file: str, count: int, long: int | None, values: str | Non
         raise click.ClickException(f"{board_file}: not a valid board or variant (see the problems above)")
     board = loaded.board
     board_file = loaded.board_path if loaded.kind == "variant" and loaded.board_path else loaded.path
+    _check_target(out, [loaded.path, loaded.board_path])
     try:
         result = suggest(board, Options(count, long, _values(values), favour, avoid, like, seed, deck_name))
     except SuggestError as e:
@@ -108,7 +129,7 @@ def suggest_cmd(board_file: str, count: int, long: int | None, values: str | Non
     if out is None:
         click.echo(text, nl=False)
         return
-    _write(out, text)
+    _write_deck(out, text)
     click.echo(f"wrote {out}: {len(result.tickets)} tickets; score it with `ttr-maps tickets score {out}`")
 
 
@@ -128,6 +149,7 @@ def score_cmd(file: str, deck: str | None, fmt: str, svg: str | None) -> None:
     from ttr_maps.tickets.report import score_dict, score_text
 
     d = _read(file, deck)
+    _check_target(svg, [d.path, d.board_path], "an SVG picture", "--svg")
     fig = deck_figures(BoardPaths(d.board), d.tickets)
     if svg is not None:
         from ttr_maps.tickets.picture import route_load_svg
@@ -234,6 +256,7 @@ def balance_cmd(variant_file: str, games: int, players: int | None, bots: str, s
     seats = tuple((names * players)[:players])
     if write:
         _check_writable(loaded)
+    _check_target(out, [p for p, _ in _origins(loaded)] + [loaded.path])
 
     def progress(r: int, n: int) -> None:
         if not quiet:
@@ -350,5 +373,5 @@ def _write_balanced_deck(loaded, values: dict[str, int], out: str, variant_file:
               f"Use it: in the variant, tickets.deck_files: [{os.path.basename(out)}] and tickets.piles: "
               + (json.dumps(piles).replace('"', "") if piles else "{main: [...]}") + ".")
     text = deck_yaml(tickets, name=f"{variant.name}, balanced", board_ref=ref, header=header)
-    _write(out, text)
+    _write_deck(out, text)
     click.echo(f"wrote {out}: {len(tickets)} tickets, {len(values)} with new values")

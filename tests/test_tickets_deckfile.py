@@ -73,3 +73,39 @@ def test_deck_file_problems_point_at_the_file_and_exit_1(folder: Path) -> None:
     assert any(line.startswith(f"{path}:7:28: error V014 deck file 'missing.yaml' not found") for line in lines)
     assert any(line.startswith(f"{path}:7:42: error V015 'square.yaml' cannot be used as a deck file: it is a board") for line in lines)
     assert "Traceback" not in result.output
+
+
+def test_deck_files_are_written_only_where_they_replace_nothing_of_value(folder: Path) -> None:
+    runner = CliRunner()
+    board = folder / "square.yaml"
+    before = board.read_text(encoding="utf-8")
+
+    def suggest(*args: str):
+        return runner.invoke(cli, ["tickets", "suggest", str(board), "-n", "3", *args])
+
+    # the board itself, a variant's board, a file that is not a deck: refused before any work, left as they were
+    for out, why in ((board, "is the file this command reads"), (folder / "v.yaml", "exists and is a variant file")):
+        if out.name == "v.yaml":
+            _variant(folder, "trial.yaml")
+        result = suggest("-o", str(out))
+        assert result.exit_code == 1 and why in result.output, result.output
+    assert board.read_text(encoding="utf-8") == before
+    result = runner.invoke(cli, ["tickets", "suggest", str(folder / "v.yaml"), "-n", "3", "-o", str(board)])
+    assert result.exit_code == 1 and "is the file this command reads" in result.output
+    result = runner.invoke(cli, ["tickets", "score", str(board), "--svg", str(board)])
+    assert result.exit_code == 1 and board.read_text(encoding="utf-8") == before
+    # a deck file is replaced (atomically: no temporary file left beside it)
+    result = suggest("-o", str(folder / "trial.yaml"), "--seed", "3")
+    assert result.exit_code == 0, result.output
+    assert load(folder / "trial.yaml").ok and "suggested" in (folder / "trial.yaml").read_text(encoding="utf-8")
+    assert sorted(p.name for p in folder.iterdir()) == ["square.yaml", "trial.yaml", "v.yaml"]
+
+
+def test_a_deck_that_would_not_load_is_not_written(folder: Path) -> None:
+    from ttr_maps.tickets.deck import DeckError, write_deck
+
+    out = folder / "trial.yaml"
+    with pytest.raises(DeckError) as e:
+        write_deck(out, DECK.replace("to: e", "to: q").replace("Trial", "Broken"))
+    assert f"{out}:5:19: error R002 unknown place 'q'" in str(e.value) and "not written" in str(e.value)
+    assert out.read_text(encoding="utf-8") == DECK

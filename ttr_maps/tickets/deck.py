@@ -3,7 +3,9 @@ its piles deal) or a deck file (`ttr-deck/1`, on the board it names), and writin
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 import yaml
 
@@ -87,3 +89,50 @@ def _scalar(text: str) -> str:
     """`text` as a YAML scalar on one line (quoted when plain would not read back the same)."""
     dumped = yaml.safe_dump(text, default_flow_style=True, allow_unicode=True, width=10_000).strip()
     return dumped[:-4].strip() if dumped.endswith("\n...") else dumped.removesuffix("...").strip()
+
+
+def _same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_target(path: str | os.PathLike, inputs: list[str | os.PathLike | None], what: str = "a deck file",
+                 option: str = "-o") -> None:
+    """Refuse, before any work, an output path that would replace a file the command reads, or (for a deck
+    file) an existing file that is not a deck file: a mistyped -o never costs a designer their board."""
+    from ..fileio import OutputError, check_output, path_problem
+
+    try:
+        check_output(path, option, ".svg" if "SVG" in what else ".yaml")
+    except OutputError as e:
+        raise DeckError(str(e)) from None
+    for src in inputs:
+        if src is not None and _same_file(path, src):
+            raise DeckError(f"{option} {path} is the file this command reads; writing {what} there would replace it: choose another file")
+    if what != "a deck file" or path_problem(path) is not None:
+        return
+    from ..load import load
+
+    kind = load(path).kind
+    if kind != "deck":
+        was = f"a {kind} file" if kind else "not a ttr-maps deck file"
+        raise DeckError(f"{path} exists and is {was}; {option} replaces only a deck file (format: {DECK_FORMAT}): "
+                        "choose a new name, or move the file away first")
+
+
+def write_deck(path: str | os.PathLike, text: str, option: str = "-o") -> None:
+    """Write a deck file atomically, only if its text loads as a valid deck where it will live (its `board:`
+    resolved from that folder); else raise DeckError with the problems at file:line:col and write nothing."""
+    from ..fileio import OutputError, write_output
+    from ..load import load
+    from ..report import render
+
+    r = load(Path(path), texts={os.path.normpath(str(path)): text})
+    if not r.ok or r.kind != "deck":
+        raise DeckError(f"{path}: not written, the deck would not load:\n{render('text', r.diagnostics).rstrip()}")
+    try:
+        write_output(path, text, option)
+    except OutputError as e:
+        raise DeckError(str(e)) from None
