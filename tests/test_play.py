@@ -214,3 +214,11 @@ def test_play_refuses_to_overwrite_a_file_and_unknown_bots(tmp_path, monkeypatch
     assert r.exit_code == 2 and "unknown bot nobody" in r.output
     r = CliRunner().invoke(cli, ["play", str(TINY), "--humans", "4", "-o", "g3.yaml", "--no-open"])
     assert r.exit_code == 2 and "more than the 2 seats" in r.output
+
+
+def test_a_ticket_mix_is_offered_by_pile_names(tmp_path):
+    """Märklin announces how many tickets from each pile: the page's choices say which pile each number is."""
+    t = new_table(Game.from_file(ROOT / "maps/variants/marklin.yaml", 2), [HUMAN, "random"], tmp_path / "g.yaml", 1)
+    offered = {a["text"]: a.get("label") for a in t.view()["legal"] if a["kind"] == "tickets"}
+    assert offered["tickets 1 3"] == "1 short + 3 long"
+    assert set(offered) == {"tickets 0 4", "tickets 1 3", "tickets 2 2", "tickets 3 1", "tickets 4 0"}

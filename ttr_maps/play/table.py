@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..engine.actions import Action, BuildStation, ClaimTrack, DrawFaceUp, MovePassenger, PlacePassenger
+from ..engine.actions import Action, BuildStation, ClaimTrack, DrawFaceUp, DrawTickets, MovePassenger, PlacePassenger
 from ..engine.errors import IllegalAction
 from ..engine.game import Game, State
 from ..engine.notation import NotationError
@@ -96,11 +96,14 @@ class Table:
                 raise TableError(f"it is not player {seat + 1}'s turn to take the screen", rule=_rule("R_PLAYER"))
             self.shown = seat
 
+    def _check_turn(self, seat: int) -> None:
+        if self.waiting_for() != "you" or seat != self.shown:
+            raise TableError("it is not your turn", rule=_rule("R_TURN"))
+
     def act(self, seat: int, text: str) -> None:
         """The person at `seat` plays `text` (the notation of one of their legal actions)."""
         with self.lock:
-            if self.waiting_for() != "you" or seat != self.shown:
-                raise TableError("it is not your turn", rule=_rule("R_TURN"))
+            self._check_turn(seat)
             try:
                 actions = self.game.parse_actions(text, self.state)
             except NotationError as exc:
@@ -123,8 +126,7 @@ class Table:
             index = self.game.board.route_index.get(route_id)
             if index is None:
                 raise TableError(f"there is no route '{route_id[:80]}' on this board", rule=_rule("R_CLAIM"))
-            if self.waiting_for() != "you" or seat != self.shown:
-                raise TableError("it is not your turn", rule=_rule("R_TURN"))
+            self._check_turn(seat)
             refusals = []
             for track in range(len(self.game.board.routes[index].tracks)):
                 try:
@@ -142,8 +144,7 @@ class Table:
             place = self.game.board.place_by_id.get(place_id)
             if place is None:
                 raise TableError(f"there is no place '{place_id[:80]}' on this board", rule=_rule("R_TURN"))
-            if self.waiting_for() != "you" or seat != self.shown:
-                raise TableError("it is not your turn", rule=_rule("R_TURN"))
+            self._check_turn(seat)
             st, v, name = self.state, self.game.variant, place.name or place_id
             phase = st.observation(seat)["phase"]
             if phase == "place-passenger":
@@ -263,8 +264,16 @@ class Table:
                 item["place"] = a.place
             elif isinstance(a, MovePassenger):
                 item["place"] = a.path[-1] if a.path else None
+            elif isinstance(a, DrawTickets) and a.mix:
+                item["label"] = " + ".join(f"{n} {pile}" for n, pile in zip(a.mix, self._mix_piles(len(a.mix))))
             out.append(item)
         return out
+
+    def _mix_piles(self, n: int) -> list[str]:
+        """The piles a `tickets N N` announcement counts from, in its order (docs/rules.md#drawing-tickets)."""
+        tickets = self.game.variant.tickets
+        deal = tickets.setup if self.state.in_setup and tickets.setup.mix else tickets.draw
+        return list(deal.mix) if len(deal.mix) == n else [f"pile {i + 1}" for i in range(n)]
 
     def score_view(self) -> dict[str, Any]:
         sheet = self.state.score_sheet()

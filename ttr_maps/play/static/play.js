@@ -231,7 +231,8 @@
     $("draw-tickets").disabled = !tickets;
     $("draw-tickets").onclick = () => {
       const options = v.legal.filter((a) => a.kind === "tickets");
-      if (options.length === 1) act(options[0].text); else choose("Draw tickets", options, (a) => a.text);
+      if (options.length === 1) act(options[0].text);
+      else choose("Draw tickets: how many from each pile", options, (a) => a.label || a.text);
     };
 
     // hand, tickets
