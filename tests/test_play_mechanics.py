@@ -319,3 +319,16 @@ def test_paris_a_flag_card_completes_the_set(open_page, tmp_path):
     new_score = int(page.text_content("#players tbody tr:first-child td:nth-child(2)"))
     assert new_score - score == table.game.variant.scoring.routes[r.length] + table.game.variant.flags.points
     assert cars(page, r.id) == r.length
+
+
+def test_mega_europe_keeping_too_many_long_tickets_says_how_many_may_be_kept(open_page, tmp_path):
+    table = new_table(Game.from_file(ROOT / "maps/variants/mega-europe.yaml", 2), [HUMAN, "random"], tmp_path / "game.yaml", 1)
+    page = open_page(table)
+    assert len(page.query_selector_all("input.keep")) == 2  # the two long tickets of the staged setup
+    page.click("#keep")
+    assert rule_link(page) == "/rules#keeping-tickets"
+    assert "keep 0 to 1" in page.text_content("#message")
+    page.query_selector_all("input.keep")[1].uncheck()
+    click_and_wait(page, "#keep")
+    assert len(table.state.kept[0]) == 1
+    assert page.is_hidden("#message")

@@ -253,7 +253,14 @@
         const chosen = [...document.querySelectorAll("input.keep:checked")].map((b) => b.value);
         const text = ["keep", ...chosen].join(" ");
         const a = v.legal.find((x) => x.text === text);
-        if (a) act(a.text); else say(`keeping ${chosen.length} of these is not allowed`, "keeping tickets (docs/rules.md#keeping-tickets)");
+        if (a) { act(a.text); return; }
+        // Which counts the rules allow here (a setup may also cap one pile, such as one long ticket).
+        const counts = [...new Set(v.legal.filter((x) => x.kind === "keep").map((x) => x.text.split(" ").length - 1))].sort((p, q) => p - q);
+        const allowed = counts.length > 1 && counts[counts.length - 1] - counts[0] === counts.length - 1
+          ? `${counts[0]} to ${counts[counts.length - 1]}` : counts.join(" or ");
+        say(counts.includes(chosen.length)
+          ? `this choice of ${chosen.length} is not allowed: the rules cap how many you keep from one pile`
+          : `keeping ${chosen.length} of these is not allowed: keep ${allowed}`, "keeping tickets (docs/rules.md#keeping-tickets)");
       } }, "Keep");
       $("choice-body").replaceChildren(...boxes, keep);
     }
