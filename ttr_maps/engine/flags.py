@@ -4,7 +4,7 @@ After claiming a route of a flag colour, paid with at least one card of that
 colour, the player may set one of those cards in front of them if they have no
 card of that colour there yet. At the end of their turn a full set (one of each
 flag colour) scores `flags.points` and is discarded. The route's colour decides
-(the rulebook: "a blue, white or red route"): a gray route never makes a flag card.
+(a blue, white or red route, docs/rules.md#french-flags): a gray route never makes a flag card.
 """
 
 from __future__ import annotations

@@ -23,9 +23,9 @@ RETURNED_DOC = (
     "`shuffled-bottom` (shuffled, then under their pile), `reshuffle` (back into their pile, which is reshuffled)."
 )
 
-# `longest-path`: the tied player with the longer trail wins (USA rulebook);
-# `longest-path-bonus`: a tied player who received the longest-path bonus wins (Europe
-# rulebook: "who received the European Express card"), so two tied players without it stay tied.
+# `longest-path`: the tied player with the longer trail wins (the USA edition);
+# `longest-path-bonus`: a tied player who received the longest-path bonus wins (the Europe
+# edition), so two tied players without it stay tied. docs/rules.md#ties.
 TieBreak = Literal["most-tickets", "longest-path", "longest-path-bonus", "fewest-stations", "most-goods"]
 TIE_BREAK_WORDS: dict[str, str] = {
     "most-tickets": "most completed tickets",
