@@ -249,6 +249,6 @@ def test_every_state_file_code_is_documented():
     docs = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
     rows = dict(re.findall(r"^\| (T\d{3}) \| ([a-z-]+) \|", docs, flags=re.M))
     assert rows == {code: name for code, (name, _) in TCODES.items()}
-    source = (ROOT / "ttr_maps" / "engine" / "statefile.py").read_text(encoding="utf-8")
+    source = "".join((ROOT / "ttr_maps" / "engine" / name).read_text(encoding="utf-8") for name in ("statefile.py", "statedict.py"))
     unused = [code for code in TCODES if source.count(f'"{code}"') < 2]
     assert unused == [], "every code is emitted somewhere besides its definition"

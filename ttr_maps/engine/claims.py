@@ -11,32 +11,11 @@ from typing import TYPE_CHECKING
 from . import stand_ins
 from .actions import ClaimTrack
 from .errors import R_BIG_LOCO, R_CLAIM, R_FERRY, R_LOCO_ONLY, R_PARALLEL, R_TRAINS, IllegalAction
+from .payments import color_payments
 
 if TYPE_CHECKING:
     from .game import State
     from .tables import Tables
-
-
-def _wild_splits(w: int, locos: int, bigs: int):
-    """(n_loco, n_big) with n_loco + n_big == w."""
-    lo = max(0, w - bigs)
-    hi = min(w, locos)
-    for nl in range(lo, hi + 1):
-        yield nl, w - nl
-
-
-def color_payments(t: Tables, color: int, have: int, least: int, length: int, ferry: int, locos: int, bigs: int) -> list[int]:
-    """Ids of every payment for `length` spaces with `least`..`have` cards of `color` (-1: wilds only), the
-    rest in locomotives and +4 locomotives (a ferry's locomotives first), most coloured cards first."""
-    out: list[int] = []
-    pid = t.payment_id
-    for n in range(min(have, length - ferry), least - 1, -1):
-        w = length - n
-        if w > locos + bigs:
-            break
-        for nl, nb in _wild_splits(w, locos, bigs):
-            out.append(pid(color, n, nl, nb))
-    return out
 
 
 def legal_claims(state: State, out: list) -> None:
@@ -373,49 +352,6 @@ def check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int, 
     if (nc and hand[color] < nc) or hand[t.LOCO] < nl or hand[t.BIG] < nb:
         raise IllegalAction(f"player {p} does not hold the cards {action.payment}", R_CLAIM)
     return tid, counts
-
-
-def take_payment(state: State, counts: tuple[int, int, int, int, int]) -> None:
-    t = state.t
-    hand = state.hands[state.current]
-    color, nc, nl, nb, npass = counts
-    if nc:
-        hand[color] -= nc
-    if nl:
-        hand[t.LOCO] -= nl
-    if nb:
-        hand[t.BIG] -= nb
-    if npass:
-        hand[t.PASS] -= npass
-
-
-def return_payment(state: State, counts: tuple[int, int, int, int, int]) -> None:
-    t = state.t
-    hand = state.hands[state.current]
-    color, nc, nl, nb, npass = counts
-    if nc:
-        hand[color] += nc
-    if nl:
-        hand[t.LOCO] += nl
-    if nb:
-        hand[t.BIG] += nb
-    if npass:
-        hand[t.PASS] += npass
-
-
-def discard_payment(state: State, counts: tuple[int, int, int, int, int]) -> None:
-    t = state.t
-    d = state.discard
-    color, nc, nl, nb, npass = counts
-    if nc:
-        d[color] += nc
-    if nl:
-        d[t.LOCO] += nl
-    if nb:
-        d[t.BIG] += nb
-    if npass:
-        d[t.PASS] += npass
-    state.discard_total += nc + nl + nb + npass
 
 
 def place_trains(state: State, tid: int) -> None:

@@ -16,7 +16,7 @@ from typing import Any, Iterable
 
 from ..model.board import Board
 from ..model.variant import Variant
-from . import cards, claims, flags, passengers, stand_ins, stations, tickets, tunnels
+from . import cards, claims, flags, passengers, payments, stand_ins, stations, tickets, tunnels
 from .actions import (
     AbandonTunnel,
     Action,
@@ -37,28 +37,24 @@ from .actions import (
     StopPassenger,
 )
 from .errors import R_OVER, R_PASS, R_TURN, IllegalAction
+from .phases import (  # noqa: F401 (PH_* and OPEN_CASES: names of this module's surface)
+    OPEN_CASES,
+    PH_FLAG,
+    PH_JOURNEY,
+    PH_KEEP,
+    PH_OVER,
+    PH_PASSENGER,
+    PH_SECOND,
+    PH_SETUP_MIX,
+    PH_STAND_IN,
+    PH_TUNNEL,
+    PH_TURN,
+    PHASE_DOC,
+    PHASE_NAMES,
+)
 from .tables import Tables
 
 PASS = Pass()
-
-# Phases: what kind of decision the current player faces.
-PH_TURN, PH_SECOND, PH_KEEP, PH_SETUP_MIX, PH_TUNNEL, PH_FLAG, PH_PASSENGER, PH_JOURNEY, PH_OVER, PH_STAND_IN = range(10)
-PHASE_NAMES = ("turn", "second-draw", "keep-tickets", "announce-mix", "tunnel", "flag", "place-passenger", "journey", "over", "stand-ins")
-PHASE_DOC = {
-    PH_TURN: "at the start of a turn (draw cards, claim a route, draw tickets, build a station or move a passenger)",
-    PH_SECOND: "taking the second card of a draw",
-    PH_KEEP: "choosing which offered tickets to keep",
-    PH_SETUP_MIX: "announcing the mix of starting tickets",
-    PH_TUNNEL: "paying a tunnel's extra cards or abandoning it",
-    PH_FLAG: "deciding whether to set a paid card aside for a French flag",
-    PH_PASSENGER: "deciding where to place a passenger after a claim",
-    PH_JOURNEY: "moving a passenger",
-    PH_OVER: "done: the game is over",
-    PH_STAND_IN: "giving the stand-in cards of a claim",
-}
-
-# Names of the open cases (docs/rules.md#open-cases) counted in every game record (docs/engine.md).
-OPEN_CASES = ("pass", "all-passed", "redeal-loop-stopped", "second-draw-impossible")
 
 
 class Game:
@@ -108,6 +104,10 @@ class Game:
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         return State(self, seed, first)
+
+    def blank_state(self) -> State:
+        """A State with nothing dealt and no seed: what a state file is read into (statedict.py)."""
+        return State(self, None)
 
     # Text forms live in notation.py; these are conveniences.
     def action_text(self, action: Action) -> str:
@@ -498,13 +498,13 @@ class State:
     __hash__ = None  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
-        from .statefile import state_to_dict
+        from .statedict import state_to_dict
 
         return state_to_dict(self)
 
     @classmethod
     def from_dict(cls, game: Game, data: dict[str, Any]) -> State:
-        from .statefile import state_from_dict
+        from .statedict import state_from_dict
 
         return state_from_dict(game, data)
 
@@ -587,8 +587,8 @@ def _claim(s: State, a: ClaimTrack) -> None:
     elif s.t.t_tunnel[tid]:
         tunnels.start(s, tid, counts)
     else:
-        claims.take_payment(s, counts)
-        claims.discard_payment(s, counts)
+        payments.take_payment(s, counts)
+        payments.discard_payment(s, counts)
         s.complete_claim(tid, counts)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .phases import PHASE_NAMES
+
 if TYPE_CHECKING:
     from .game import State
 
@@ -15,8 +17,6 @@ def hand_dict(state: State, counts: list[int]) -> dict[str, int]:
 
 def observation(state: State, seat: int) -> dict[str, Any]:
     """A plain dict (JSON-ready) of what `seat` knows. Hidden: deck order, others' hands and tickets, offers."""
-    from .game import PHASE_NAMES
-
     t = state.t
     game = state.game
     if not isinstance(seat, int) or not 0 <= seat < game.num_players:

@@ -17,7 +17,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .actions import ClaimTrack, GiveStandIns
+from . import tunnels
 from .errors import R_STAND_IN, IllegalAction
+from .payments import color_payments, discard_payment, take_payment
 
 if TYPE_CHECKING:
     from .game import Game, State
@@ -56,8 +58,6 @@ def _payments(t: Tables, g: ClaimGroup, hand: list[int]):
     """(payment id, stand-ins) of every payment of the group's tracks with this hand, in a fixed order:
     fewest stand-ins first, then as legal claims order them (the track's colour, or each colour held, then
     wild cards alone)."""
-    from .claims import color_payments
-
     nc = t.NC
     locos = hand[t.LOCO] if g.loco_ok else 0
     bigs = hand[t.BIG] if g.loco_ok and g.big_ok else 0
@@ -174,9 +174,6 @@ def apply_give(state: State, action: GiveStandIns) -> None:
 
 def finish(state: State) -> None:
     """Every stand-in is given: the whole payment leaves the hand and the claim goes on."""
-    from . import tunnels
-    from .claims import discard_payment, take_payment
-
     pend = state.stand_ins
     state.stand_ins = None
     state.count("claims-with-stand-ins")

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .actions import BuildStation
-from .claims import discard_payment, take_payment
 from .errors import R_STATION, IllegalAction
+from .payments import discard_payment, take_payment
 
 if TYPE_CHECKING:
     from .game import State

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from .actions import AbandonTunnel, PayTunnel
 from .cards import discard_cards, draw_top
-from .claims import _wild_splits, discard_payment, return_payment, take_payment
+from .payments import discard_payment, return_payment, take_payment, wild_splits
 from .errors import R_BIG_LOCO, R_LOCO_ONLY, R_TUNNEL, IllegalAction
 
 if TYPE_CHECKING:
@@ -84,10 +84,10 @@ def extra_payments(state: State) -> list[int]:
             w = tun.extra - nc
             if w > locos + bigs:
                 break
-            for nl, nb in _wild_splits(w, locos, bigs):
+            for nl, nb in wild_splits(w, locos, bigs):
                 out.append(t.payment_id(tun.match, nc, nl, nb))
     elif locos + bigs >= tun.extra:
-        for nl, nb in _wild_splits(tun.extra, locos, bigs):
+        for nl, nb in wild_splits(tun.extra, locos, bigs):
             out.append(t.payment_id(-1, 0, nl, nb))
     return out
 
