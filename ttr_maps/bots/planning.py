@@ -88,9 +88,9 @@ class BoardData:
         self.trains = v.trains
         self.end_at = v.end.trains_at_most
         self.goods_stacks = tuple(t.goods_stacks)
-        # Static distances (by length) for cheap estimates: ticket difficulty, etc.
-        base = [float(n) for n in self.length]
-        self.dist0 = [dijkstra_all(self, base, s) for s in range(self.NP)]
+        # Static distances (by length) for cheap estimates: ticket difficulty, etc. One place's row is worked out
+        # when first asked for (only tickets' ends are), not all pairs: that grew with places squared (issue 20.4).
+        self.dist0 = _Rows(self, [float(n) for n in self.length])
         if any(len(k.destinations) > 1 for k in t.tickets):
             self._aim_tickets(t)
 
@@ -103,6 +103,20 @@ class BoardData:
                 to, pts = max(k.destinations, key=lambda d: d[1] / max(1.0, self.dist0[a][t.place_index[d[0]]]))
                 ends[i], points[i] = (a, t.place_index[to]), pts
         self.ticket_ends, self.ticket_points = tuple(ends), tuple(points)
+
+
+class _Rows:
+    """`rows[a][b]`: the distance from place a to place b on the empty board, a's row computed on first use."""
+
+    def __init__(self, bd: BoardData, cost: list[float]):
+        self._bd, self._cost = bd, cost
+        self._rows: dict[int, list[float]] = {}
+
+    def __getitem__(self, a: int) -> list[float]:
+        row = self._rows.get(a)
+        if row is None:
+            row = self._rows[a] = dijkstra_all(self._bd, self._cost, a)
+        return row
 
 
 def ticket_paths(bd: BoardData) -> list[frozenset[int]]:
