@@ -13,7 +13,7 @@ from .actions import DrawBlind, DrawFaceUp
 from .errors import R_DRAW, R_FACE_UP_LOCO, IllegalAction
 
 if TYPE_CHECKING:
-    from .game import State
+    from .state import State
 
 BLIND = DrawBlind()
 _FACE_UP = [DrawFaceUp(i) for i in range(16)]

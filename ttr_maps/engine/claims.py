@@ -14,7 +14,7 @@ from .errors import R_BIG_LOCO, R_CLAIM, R_FERRY, R_LOCO_ONLY, R_PARALLEL, R_TRA
 from .payments import color_payments
 
 if TYPE_CHECKING:
-    from .game import State
+    from .state import State
     from .tables import Tables
 
 

@@ -15,7 +15,7 @@ from .actions import SetFlag, SkipFlag
 from .errors import R_FLAG, IllegalAction
 
 if TYPE_CHECKING:
-    from .game import State
+    from .state import State
 
 SKIP = SkipFlag()
 

@@ -41,7 +41,8 @@ from .passengers import ONE_CARD
 from .tables import UnknownRoute
 
 if TYPE_CHECKING:
-    from .game import Game, State
+    from .game import Game
+    from .state import State
 
 
 class NotationError(ValueError):

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from .phases import PHASE_NAMES
 
 if TYPE_CHECKING:
-    from .game import State
+    from .state import State
 
 
 def hand_dict(state: State, counts: list[int]) -> dict[str, int]:

@@ -17,7 +17,7 @@ from .actions import PASSENGER, MovePassenger, PlacePassenger, SkipPassenger, St
 from .errors import R_PASSENGER, IllegalAction
 
 if TYPE_CHECKING:
-    from .game import State
+    from .state import State
 
 SKIP = SkipPassenger()
 STOP = StopPassenger()

@@ -22,7 +22,7 @@ from .errors import R_STAND_IN, IllegalAction
 from .payments import color_payments, discard_payment, take_payment
 
 if TYPE_CHECKING:
-    from .game import Game, State
+    from .state import State
     from .tables import ClaimGroup, Tables
 
 
@@ -75,7 +75,7 @@ def _payments(t: Tables, g: ClaimGroup, hand: list[int]):
                     yield pid, n
 
 
-def legal_claims(game: Game, hand: list[int], trains: int, gopen: list[int], out: list) -> None:
+def legal_claims(game, hand: list[int], trains: int, gopen: list[int], out: list) -> None:
     """Append the claims of the open stand-in tracks the player can pay, track by track."""
     t = game.t
     cache = game.claim_cache

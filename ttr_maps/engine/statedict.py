@@ -40,7 +40,8 @@ from .tables import UnknownRoute
 from .tunnels import PendingTunnel
 
 if TYPE_CHECKING:
-    from .game import Game, State
+    from .game import Game
+    from .state import State
 
 STATE_FORMAT = "ttr-state/1"
 

@@ -13,7 +13,7 @@ from .errors import R_STATION, IllegalAction
 from .payments import discard_payment, take_payment
 
 if TYPE_CHECKING:
-    from .game import State
+    from .state import State
 
 
 def cost(state: State, p: int) -> int | None:

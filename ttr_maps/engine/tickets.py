@@ -16,7 +16,7 @@ from .errors import R_KEEP, R_TICKETS, IllegalAction
 
 if TYPE_CHECKING:
     from ..model.variant import TicketDeal
-    from .game import State
+    from .state import State
 
 MAX_ENUMERATED_OFFER = 16  # offers larger than this are kept by explicit choice only (never in bundled variants)
 

@@ -10,7 +10,7 @@ from .payments import discard_payment, return_payment, take_payment, wild_splits
 from .errors import R_BIG_LOCO, R_LOCO_ONLY, R_TUNNEL, IllegalAction
 
 if TYPE_CHECKING:
-    from .game import State
+    from .state import State
 
 ABANDON = AbandonTunnel()
 

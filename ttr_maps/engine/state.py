@@ -1,0 +1,314 @@
+"""A game position: `State`, the OpenSpiel-shaped surface and the data every mechanic reads and changes.
+
+The state holds the position (cards, tickets, claims, each mechanic's pieces, the phase and the seat to
+act) and copies and compares it; what may be done and what follows an action are the game's rules
+(`game.rules`, turns.py), which the state asks. So this module imports no mechanic, and the mechanics
+(which change a State) import nothing that imports them back. game.State, the class players get, adds
+the state file and the observation to this one.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterable
+
+from . import phases
+from .actions import Action
+from .errors import R_OVER, R_TURN, IllegalAction
+from .phases import OPEN_CASES, PH_OVER, PH_TURN, PHASE_DOC, PHASE_NAMES
+
+
+class State:
+    """A game position. Mutable: `apply` changes it in place; `clone` copies it.
+
+    What the mechanics read and change. The public class (game.State, made by `Game.new_initial_state`)
+    adds the position's forms for the outside: `to_dict` / `from_dict` (state files) and `observation`.
+    """
+
+    # The phases (phases.py), for the mechanics: `state.PH_TUNNEL`.
+    PH_TURN, PH_SECOND, PH_KEEP, PH_SETUP_MIX, PH_TUNNEL, PH_FLAG, PH_PASSENGER, PH_JOURNEY, PH_OVER, PH_STAND_IN = (
+        phases.PH_TURN, phases.PH_SECOND, phases.PH_KEEP, phases.PH_SETUP_MIX, phases.PH_TUNNEL, phases.PH_FLAG,
+        phases.PH_PASSENGER, phases.PH_JOURNEY, phases.PH_OVER, phases.PH_STAND_IN,
+    )
+
+    __slots__ = (
+        "game", "t", "seed", "rng", "deck", "discard", "discard_total", "face_up", "hands", "trains", "scores",
+        "owner", "avail", "group_open", "route_mask", "claims", "station_owner", "stations", "piles", "boxed", "aside", "kept",
+        "offers", "in_setup", "setup_stage", "setup_kept", "phase", "current", "tunnel", "pending_route", "stand_ins",
+        "pending_flag", "passengers_unplaced", "passenger_at", "passengers_moved", "journey", "goods", "goods_at",
+        "goods_taken", "flag_cards", "flag_sets", "final_left", "passes", "turns", "counters", "history",
+        "redeal_locos", "redeal_passengers", "face_up_loco_rule", "row_stopped", "_sheet", "first",
+    )
+
+    def __init__(self, game, seed: int | None, first: str | int | None = None):
+        """A new game of `game` (a Game) dealt from `seed` (None: nothing dealt, for a state file to fill in)."""
+        self._blank(game)
+        if seed is not None:
+            game.rules.deal(self, seed, first)
+
+    def _blank(self, game) -> None:
+        t = game.t
+        n = game.num_players
+        v = game.variant
+        self.game = game
+        self.t = t
+        self.seed = None
+        self.rng = random.Random(0)
+        self.deck: list[int] = []
+        self.discard = [0] * t.NK
+        self.discard_total = 0
+        self.face_up: list[int] = [-1] * v.face_up.count
+        self.hands = [[0] * t.NK for _ in range(n)]
+        self.trains = [v.trains] * n
+        self.scores = [0] * n
+        self.owner = [-1] * t.NT
+        self.avail = [True] * t.NT  # claimable by someone (derived from owner and the parallel rule)
+        # Per player and claim group: bit j set while track g.tids[j] is claimable by that player (derived).
+        self.group_open = [[(1 << len(g.tids)) - 1 for g in t.claim_groups] for _ in range(n)]
+        self.route_mask = [0] * len(t.route_ids)
+        self.claims: list[list[int]] = [[] for _ in range(n)]
+        self.station_owner: dict[int, int] = {}
+        self.stations: list[list[int]] = [[] for _ in range(n)]
+        self.piles: dict[str, list[int]] = {name: [] for name in t.pile_names}
+        self.boxed: list[int] = []
+        self.aside: list[tuple[int, str]] = []
+        self.kept: list[list[int]] = [[] for _ in range(n)]
+        self.offers: list[list[int]] = [[] for _ in range(n)]
+        self.in_setup = True
+        self.setup_stage = 0
+        self.setup_kept: list[list[int]] = [[] for _ in range(n)]
+        self.phase = PH_TURN
+        self.current = 0
+        self.tunnel = None  # a tunnels.PendingTunnel while a tunnel claim waits for its extra cards
+        self.stand_ins = None  # a stand_ins.PendingStandIns while a claim waits for its stand-in cards
+        self.pending_route = -1
+        self.pending_flag = -1
+        self.passengers_unplaced = [v.passengers.count] * n
+        self.passenger_at: dict[int, int] = {}
+        self.passengers_moved = [0] * n
+        self.journey = None  # a passengers.Journey while a passenger moves
+        self.goods = [list(reversed(values)) for _, values in t.goods_stacks]
+        self.goods_at: dict[int, list[int]] = {}
+        for i, (place, _) in enumerate(t.goods_stacks):
+            self.goods_at.setdefault(place, []).append(i)
+        self.goods_taken: list[list[int]] = [[] for _ in range(n)]
+        self.flag_cards: list[list[int]] = [[] for _ in range(n)]
+        self.flag_sets = [0] * n
+        self.final_left = -1
+        self.passes = 0
+        self.turns = 0
+        self.counters: dict[str, int] = {name: 0 for name in OPEN_CASES}
+        self.history: list[Action] = []
+        self.redeal_locos = v.face_up.redeal_locomotives
+        self.redeal_passengers = v.face_up.redeal_passengers
+        self.face_up_loco_rule = v.cards.face_up_locomotive_costs_both_draws
+        self.row_stopped = False  # the redeal loop left this row face up (cards.check_face_up)
+        self.first = 0  # the seat that plays the first turn after setup (first_player.py)
+        self._sheet = None
+
+    # ------------------------------------------------------------------ surface
+    def current_player(self) -> int:
+        """The seat to act; -1 when the game is over."""
+        return -1 if self.phase == PH_OVER else self.current
+
+    def is_terminal(self) -> bool:
+        return self.phase == PH_OVER
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def legal_actions(self, payments: bool = True) -> list[Action]:
+        """Every legal action of the current player, in a fixed order (empty when the game is over).
+
+        `payments=False`, for bots that choose a route before its payment: the list leaves claims out and
+        is a claims.RouteLegal, whose `routes` are the claimable routes and `claims(route)` their claims.
+        """
+        return self.game.rules.legal_actions(self, payments)
+
+    def apply(self, action: Action) -> None:
+        """Play `action` for the current player; IllegalAction (naming the rule) leaves the state unchanged."""
+        ph = self.phase
+        handler = self.game.rules.handlers[ph].get(type(action))
+        if handler is None:
+            if ph == PH_OVER:
+                raise IllegalAction("the game is over", R_OVER)
+            if not isinstance(action, Action):
+                raise IllegalAction(f"{action!r} is not an action", R_TURN)
+            raise IllegalAction(f"`{action}` is not possible now: the player is {PHASE_DOC[ph]}", R_TURN)
+        handler(self, action)
+        self.history.append(action)
+
+    apply_action = apply
+
+    def apply_all(self, actions: Iterable[Action]) -> State:
+        for a in actions:
+            self.apply(a)
+        return self
+
+    def returns(self) -> list[int]:
+        """Final totals when the game is over, else the live scores."""
+        if self.phase == PH_OVER:
+            sheet = self.score_sheet()
+            if sheet is not None:
+                return [pl.total for pl in sheet.players]
+        return list(self.scores)
+
+    def winners(self) -> tuple[int, ...]:
+        sheet = self.score_sheet() if self.phase == PH_OVER else None
+        return tuple(sheet.winners) if sheet is not None else ()
+
+    def count(self, name: str) -> None:
+        self.counters[name] = self.counters.get(name, 0) + 1
+
+    # ------------------------------------------------------------------ turn flow (used by the mechanics; the game's rules, turns.py)
+    def begin_second_draw(self) -> None:
+        self.game.rules.begin_second_draw(self)
+
+    def complete_claim(self, tid: int, paid: tuple) -> None:
+        self.game.rules.complete_claim(self, tid, paid)
+
+    def after_flag(self) -> None:
+        self.game.rules.after_flag(self)
+
+    def after_keep(self) -> None:
+        self.game.rules.after_keep(self)
+
+    def end_turn(self, passed: bool = False) -> None:
+        self.game.rules.end_turn(self, passed)
+
+    # ------------------------------------------------------------------ copies, equality, records
+    def clone(self) -> State:
+        cls = self.__class__
+        s = cls.__new__(cls)
+        s.game = self.game
+        s.t = self.t
+        s.seed = self.seed
+        s.rng = random.Random()
+        s.rng.setstate(self.rng.getstate())
+        s.deck = self.deck[:]
+        s.discard = self.discard[:]
+        s.discard_total = self.discard_total
+        s.face_up = self.face_up[:]
+        s.hands = [h[:] for h in self.hands]
+        s.trains = self.trains[:]
+        s.scores = self.scores[:]
+        s.owner = self.owner[:]
+        s.avail = self.avail[:]
+        s.group_open = [x[:] for x in self.group_open]
+        s.route_mask = self.route_mask[:]
+        s.claims = [c[:] for c in self.claims]
+        s.station_owner = dict(self.station_owner)
+        s.stations = [x[:] for x in self.stations]
+        s.piles = {k: v[:] for k, v in self.piles.items()}
+        s.boxed = self.boxed[:]
+        s.aside = self.aside[:]
+        s.kept = [x[:] for x in self.kept]
+        s.offers = [x[:] for x in self.offers]
+        s.in_setup = self.in_setup
+        s.setup_stage = self.setup_stage
+        s.setup_kept = [x[:] for x in self.setup_kept]
+        s.phase = self.phase
+        s.current = self.current
+        s.tunnel = self.tunnel.copy() if self.tunnel is not None else None
+        s.stand_ins = self.stand_ins.copy() if self.stand_ins is not None else None
+        s.pending_route = self.pending_route
+        s.pending_flag = self.pending_flag
+        s.passengers_unplaced = self.passengers_unplaced[:]
+        s.passenger_at = dict(self.passenger_at)
+        s.passengers_moved = self.passengers_moved[:]
+        s.journey = self.journey.copy() if self.journey is not None else None
+        s.goods = [g[:] for g in self.goods]
+        s.goods_at = self.goods_at
+        s.goods_taken = [g[:] for g in self.goods_taken]
+        s.flag_cards = [f[:] for f in self.flag_cards]
+        s.flag_sets = self.flag_sets[:]
+        s.final_left = self.final_left
+        s.passes = self.passes
+        s.turns = self.turns
+        s.counters = dict(self.counters)
+        s.history = self.history[:]
+        s.redeal_locos = self.redeal_locos
+        s.redeal_passengers = self.redeal_passengers
+        s.face_up_loco_rule = self.face_up_loco_rule
+        s.row_stopped = self.row_stopped
+        s.first = self.first
+        s._sheet = self._sheet
+        return s
+
+    def key(self) -> tuple:
+        """Everything that makes this position (history excluded): equal keys, equal futures."""
+        return (
+            self.rng.getstate(), tuple(self.deck), tuple(self.discard), tuple(self.face_up),
+            tuple(map(tuple, self.hands)), tuple(self.trains), tuple(self.scores), tuple(self.owner), tuple(self.avail),
+            tuple(sorted(self.station_owner.items())), tuple(map(tuple, self.stations)),
+            tuple((k, tuple(v)) for k, v in sorted(self.piles.items())), tuple(self.boxed), tuple(self.aside),
+            tuple(map(tuple, self.kept)), tuple(map(tuple, self.offers)), self.in_setup, self.setup_stage,
+            tuple(map(tuple, self.setup_kept)), self.phase, self.current,
+            self.tunnel.key() if self.tunnel else None, self.pending_route, self.pending_flag,
+            tuple(self.passengers_unplaced), tuple(sorted(self.passenger_at.items())), tuple(self.passengers_moved),
+            self.journey.key() if self.journey else None, tuple(map(tuple, self.goods)),
+            tuple(map(tuple, self.goods_taken)), tuple(map(tuple, self.flag_cards)), tuple(self.flag_sets),
+            self.final_left, self.passes, self.turns, tuple(sorted(self.counters.items())),
+            tuple(map(tuple, self.claims)), self.row_stopped, self.stand_ins.key() if self.stand_ins else None,
+            self.first,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        same_game = self.game is other.game or (
+            self.game.variant == other.game.variant and self.game.num_players == other.game.num_players
+        )
+        return same_game and self.key() == other.key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ------------------------------------------------------------------ scoring
+    def card_total(self) -> int:
+        """Cards anywhere (deck, discards, face up, hands, tunnel, flags): always the deck size."""
+        n = len(self.deck) + self.discard_total + sum(1 for k in self.face_up if k >= 0)
+        n += sum(map(sum, self.hands))
+        if self.tunnel is not None:
+            n += len(self.tunnel.revealed) + sum(self.tunnel.paid[1:]) + sum(self.tunnel.stand_ins)
+        n += sum(map(len, self.flag_cards))
+        return n
+
+    def position(self):
+        """The scoring contract's Position for this state (ttr_maps/engine/position.py)."""
+        from .position import PlayerPosition, Position
+
+        t = self.t
+        players = []
+        for p in range(self.game.num_players):
+            players.append(
+                PlayerPosition(
+                    claims=tuple((t.t_route[tid], t.t_track[tid]) for tid in self.claims[p]),
+                    stations=tuple(t.place_ids[x] for x in self.stations[p]),
+                    tickets=tuple(self.kept[p]),
+                    goods=tuple(self.goods_taken[p]),
+                    flag_sets=self.flag_sets[p],
+                    route_points=self.scores[p] - self.flag_sets[p] * self.game.variant.flags.points,
+                    name=f"player {p}",
+                )
+            )
+        return Position(players=tuple(players))
+
+    def score_sheet(self):
+        """The score sheet of this position (scoring.final_score): the final one once the game is over.
+
+        Only a finished game's sheet is kept (a position that can still change is scored afresh on every
+        call), so `returns()` and `winners()` are right at the end after any mid-game call."""
+        if self._sheet is not None:
+            return self._sheet
+        try:
+            from .scoring import final_score
+        except ImportError:
+            return None
+        sheet = final_score(self.game.variant, self.game.board, self.position())
+        if self.phase == PH_OVER:
+            self._sheet = sheet
+        return sheet
+
+    def __repr__(self) -> str:
+        return f"<State {self.game.variant.name} {PHASE_NAMES[self.phase]} player {self.current} turn {self.turns}>"
