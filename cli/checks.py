@@ -32,11 +32,12 @@ def check_options(f):
     return f
 
 
-def run_selected(loaded, select: tuple[str, ...], ignore: tuple[str, ...]) -> list:
-    """The check findings for one loaded file (nothing if it has load errors)."""
+def run_selected(loaded, select: tuple[str, ...], ignore: tuple[str, ...], *, cache: bool = False) -> list:
+    """The check findings for one loaded file (nothing if it has load errors); `cache`: reuse the
+    findings of an unchanged file (`ttr_maps.checks.cache`)."""
     from ttr_maps.checks import run_checks
 
-    return run_checks(loaded, select or None, ignore)
+    return run_checks(loaded, select or None, ignore, cache=cache)
 
 
 @click.command("checks")

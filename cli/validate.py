@@ -59,9 +59,12 @@ def _fix(paths: list[str], codes: str, diff: bool) -> None:
                    "--fix G006 also sets ticket values to the shortest path. Keeps comments and untouched lines; "
                    "never writes a file that would not validate.")
 @click.option("--diff", is_flag=True, help="With --fix: print the changes as a unified diff instead of writing them.")
+@click.option("--no-cache", is_flag=True,
+              help="Run every check afresh. By default the checks' findings on a file that has not changed (nor its settings, "
+                   "nor ttr-maps) are reused from ~/.cache/ttr-maps (TTR_MAPS_CACHE_DIR; TTR_MAPS_NO_CACHE=1 turns it off).")
 @check_options
 def command(files: tuple[str, ...], fmt: str, strict: bool, min_severity: str, quiet: bool, skip_others: bool,
-            fix: str | None, diff: bool, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
+            fix: str | None, diff: bool, no_cache: bool, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
     """Validate board and variant files (a variant also validates its board), then run the design checks.
 
     FILES may be bundled names (`usa`, `ttr-maps boards`) and folders: every board and
@@ -105,7 +108,7 @@ def command(files: tuple[str, ...], fmt: str, strict: bool, min_severity: str, q
         return
     for path in paths:
         loaded = load(path)
-        diags += loaded.diagnostics + run_selected(loaded, select, ignore)
+        diags += loaded.diagnostics + run_selected(loaded, select, ignore, cache=not no_cache)
     diags = unique(diags)
     floor = LEVELS["warning" if quiet and min_severity == "info" else min_severity]
     shown_diags = [d for d in diags if d.severity.rank >= floor]

@@ -1,9 +1,18 @@
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# `validate` keeps the checks' findings on disk (ttr_maps/checks/cache.py): the tests keep theirs in a
+# folder of their own, removed at the end, never in the user's ~/.cache.
+if not os.environ.get("TTR_MAPS_CACHE_DIR"):
+    os.environ["TTR_MAPS_CACHE_DIR"] = _CACHE = tempfile.mkdtemp(prefix="ttr-maps-test-cache-")
+    atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 MAPS = ROOT / "maps"
 # The published boards' facts (not part of the repository): TTR_REFERENCE_DIR, else ../shared/reference.
 REFERENCE = Path(os.environ.get("TTR_REFERENCE_DIR") or ROOT.parent / "shared" / "reference")

@@ -15,6 +15,7 @@ from typing import Iterable
 from ..diagnostics import Diagnostic
 from ..load.loader import Loaded
 from .base import Check, Finding, More
+from .cache import Findings
 from .config import CONFIG_NAME, SelectorError, Settings, file_levels, find_config, parse_selectors, read_config
 from .context import Context
 from .registry import CHECKS
@@ -44,11 +45,13 @@ def settings_for(loaded: Loaded, select: Iterable[str] | None = None, ignore: It
     return settings
 
 
-def run_checks(loaded: Loaded, select: Iterable[str] | None = None, ignore: Iterable[str] = (), *, config: str | Path | bool = True, settings: Settings | None = None) -> list[Diagnostic]:
+def run_checks(loaded: Loaded, select: Iterable[str] | None = None, ignore: Iterable[str] = (), *, config: str | Path | bool = True,
+               settings: Settings | None = None, cache: bool = False) -> list[Diagnostic]:
     """Run the selected checks on a file that loaded without errors (else return nothing).
 
     A variant runs the checks on its board with its rules. Raises SelectorError
-    for an unknown selector in `select` or `ignore`.
+    for an unknown selector in `select` or `ignore`. With `cache`, findings come from (and go to)
+    the on-disk cache of `checks.cache` where the file, the options and the code are unchanged.
     """
     if not loaded.ok or loaded.board is None or loaded.kind not in ("board", "variant"):
         return []
@@ -57,18 +60,26 @@ def run_checks(loaded: Loaded, select: Iterable[str] | None = None, ignore: Iter
     settings = settings or settings_for(loaded, select, ignore, config=config)
     board_src = loaded.board_source if loaded.kind == "variant" else loaded.source
     variant_src = loaded.source if loaded.kind == "variant" else None
-    ctx = Context(loaded.board, loaded.variant, board_source=board_src, variant_source=variant_src)
     limit = settings.max_findings or 10**12
-    ctx.max_findings = limit
+    stored = Findings(loaded, limit) if cache else None
+    ctx: Context | None = None  # built only when a check has to run (it brings networkx, numpy and shapely)
     # The settings' own findings (C001), unless ignored, at the severity configured for them.
     out = [replace(d, severity=settings.severity(d.code)) for d in settings.diagnostics if settings.enabled(d.code)]
     for code, check in CHECKS.items():
-        if not settings.enabled(code) or (check.needs_variant and ctx.variant is None):
+        if not settings.enabled(code) or (check.needs_variant and loaded.variant is None):
             continue
         severity = settings.severity(code)
         options = settings.options_for(code)
+        findings = stored.get(code, options) if stored is not None else None
+        if findings is None:
+            if ctx is None:
+                ctx = Context(loaded.board, loaded.variant, board_source=board_src, variant_source=variant_src)
+                ctx.max_findings = limit
+            findings = list(check.run(ctx, options))
+            if stored is not None:
+                stored.put(code, options, findings)
         listed, hidden, first, stopped = 0, 0, None, False
-        for finding in check.run(ctx, options):
+        for finding in findings:
             src = board_src if finding.file == "board" else variant_src
             if src is None:
                 continue
@@ -85,6 +96,8 @@ def run_checks(loaded: Loaded, select: Iterable[str] | None = None, ignore: Iter
         if first is not None:
             src = board_src if first.file == "board" else variant_src
             out.append(src.diag(first.loc, code, _summary(check, listed, hidden, stopped), severity, name=check.name))
+    if stored is not None:
+        stored.save()
     return out
 
 

@@ -12,19 +12,19 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Callable, Iterable, Iterator, Literal
-
-import networkx as nx
-import numpy as np
-import shapely
-from shapely import STRtree
-from shapely.geometry import LineString, Point
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal
 
 from ..geometry import Layout
 from ..load.source import Source
 from ..model.board import Board, Route, Ticket
 from ..model.variant import Variant
 from .base import MAX_FINDINGS, Finding, More
+
+if TYPE_CHECKING:  # networkx, numpy and shapely are imported where they are used: `validate` with its checks' findings cached loads none of them
+    import networkx as nx
+    import numpy as np
+    from shapely import STRtree
+    from shapely.geometry import LineString, Point
 
 #: Boards with up to this many cities get an exact diameter (one search per city).
 EXACT_DIAMETER_PLACES = 400
@@ -41,6 +41,7 @@ def query_chunks(tree: STRtree, geoms: np.ndarray, **kwargs: Any) -> Iterator[tu
     """`tree.query(geoms, **kwargs)` a slice of `geoms` at a time, in order: (index in `geoms`, index in
     the tree) arrays sorted by both. Slices shrink where geometries have many neighbours, so no query
     returns much more than `CHUNK_PAIRS` pairs."""
+    import numpy as np
     start, step, n = 0, 64, len(geoms)
     while start < n:
         stop = min(n, start + step)
@@ -63,6 +64,7 @@ def capped(
     one `a` in one chunk): the first `limit` built by `finding(a, [b, ...])`, the rest only counted and
     summed up in a `More` at `loc(a)` of the first of them. Each chunk also says how many candidate
     pairs it examined; past `budget` (default `PAIR_BUDGET`) candidates the check stops (`More.stopped`)."""
+    import numpy as np
     budget = PAIR_BUDGET if budget is None else budget
     listed = hidden = examined = 0
     first: tuple[Any, ...] | None = None
@@ -108,6 +110,7 @@ class RootedForest:
 
     @classmethod
     def of(cls, tree: nx.Graph, weight: dict[Any, float]) -> RootedForest:
+        import networkx as nx
         parent: dict[Any, Any] = {}
         below: dict[Any, float] = {}
         total: dict[Any, float] = {}
@@ -204,6 +207,7 @@ class Context:
     def graph(self) -> nx.Graph:
         """Places as nodes; one edge per pair of adjacent places with `length` (shortest route),
         `routes` (indices of the route entries) and `tracks` (total parallel tracks)."""
+        import networkx as nx
         g = nx.Graph()
         g.add_nodes_from(p.id for p in self.board.places)
         for i, r in self.routes:
@@ -219,6 +223,7 @@ class Context:
     @cached_property
     def city_components(self) -> dict[str, int]:
         """Component number of each city in the graph without countries (paths never pass a country)."""
+        import networkx as nx
         cities = self.graph.subgraph(n for n in self.graph if n not in self.countries)
         out: dict[str, int] = {}
         for k, comp in enumerate(nx.connected_components(cities)):
@@ -236,6 +241,7 @@ class Context:
         """The graph as paths may use it (no path passes through a country): the cities, and each
         country that borders a single city as a leaf on it. A country bordering several cities joins
         none of them, so it is left out (`floating_countries`); edges between countries too."""
+        import networkx as nx
         leaves = {c for c, nbrs in self.country_neighbours.items() if len(nbrs) == 1}
         h = nx.Graph()
         h.add_nodes_from(n for n in self.graph if n not in self.countries or n in leaves)
@@ -437,37 +443,45 @@ class Context:
     @cached_property
     def route_lines(self) -> list[LineString]:
         """The drawn centre line of each route in `routes` (through its bend points)."""
+        from shapely.geometry import LineString
         return [LineString(self.route_coords(r)) for _, r in self.routes]
 
     @cached_property
     def route_array(self) -> np.ndarray:
+        import numpy as np
         return np.array(self.route_lines, dtype=object)
 
     @cached_property
     def route_tree(self) -> STRtree:
+        from shapely import STRtree
         return STRtree(self.route_lines)
 
     @cached_property
     def route_end_index(self) -> np.ndarray:
         """The place index (in `board.places`) of both ends of each route in `routes`, as an (n, 2) array."""
+        import numpy as np
         idx = self.place_index
         return np.array([(idx[r.from_], idx[r.to]) for _, r in self.routes], dtype=np.int64).reshape(-1, 2)
 
     @cached_property
     def place_points(self) -> list[Point]:
+        from shapely.geometry import Point
         pos = self.layout.positions
         return [Point(pos[p.id]) for p in self.board.places]
 
     @cached_property
     def place_array(self) -> np.ndarray:
+        import numpy as np
         return np.array(self.place_points, dtype=object)
 
     @cached_property
     def place_tree(self) -> STRtree:
+        from shapely import STRtree
         return STRtree(self.place_points)
 
     @cached_property
     def marker_tree(self) -> STRtree:
+        from shapely import STRtree
         return STRtree(self.marker_circles)
 
     @cached_property
@@ -479,4 +493,5 @@ class Context:
 
     @cached_property
     def marker_circles(self) -> list[Any]:
+        import shapely
         return list(shapely.buffer(self.place_points, self.layout.city_radius, quad_segs=8))

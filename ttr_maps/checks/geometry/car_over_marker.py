@@ -27,9 +27,6 @@ from __future__ import annotations
 
 from typing import Iterator
 
-import numpy as np
-import shapely
-
 from ..base import Finding
 from ..context import Context
 from .drawn import MAX_PLACES, drawn, too_big
@@ -41,6 +38,8 @@ OPTIONS = {"share": 0.05, "max_places": MAX_PLACES}
 
 
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
+    import numpy as np
+    import shapely
     if not ctx.board.routes:
         return
     if (skip := too_big(ctx, options, CODE)) is not None:

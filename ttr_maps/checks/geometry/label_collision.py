@@ -33,10 +33,6 @@ from __future__ import annotations
 
 from typing import Iterator
 
-import numpy as np
-import shapely
-from shapely import STRtree
-
 from ..base import Finding
 from ..context import Context, listing, query_chunks
 
@@ -47,6 +43,9 @@ OPTIONS = {"max_places": 300}
 
 
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
+    from shapely import STRtree
+    import numpy as np
+    import shapely
     places = ctx.board.places
     if not places:
         return

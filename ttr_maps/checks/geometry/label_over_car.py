@@ -27,8 +27,6 @@ from __future__ import annotations
 
 from typing import Iterator
 
-import shapely
-
 from ..base import Finding
 from ..context import Context
 from .drawn import MAX_PLACES, drawn, too_big
@@ -40,6 +38,7 @@ OPTIONS = {"share": 0.02, "max_places": MAX_PLACES}
 
 
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
+    import shapely
     if not ctx.board.routes or not ctx.board.places:
         return
     if (skip := too_big(ctx, options, CODE)) is not None:

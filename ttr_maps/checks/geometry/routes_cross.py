@@ -29,9 +29,6 @@ from __future__ import annotations
 
 from typing import Iterator
 
-import numpy as np
-import shapely
-
 from ..base import Finding, More
 from ..context import Context, capped, listing, query_chunks
 
@@ -42,6 +39,8 @@ OPTIONS: dict = {}
 
 
 def check(ctx: Context, options: dict) -> Iterator[Finding | More]:
+    import numpy as np
+    import shapely
     lines, routes = ctx.route_array, ctx.routes
     if not len(lines):
         return

@@ -24,8 +24,6 @@ from __future__ import annotations
 
 from typing import Iterator
 
-import networkx as nx
-
 from ..base import Finding
 from ..context import Context
 
@@ -36,6 +34,7 @@ OPTIONS: dict = {}
 
 
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
+    import networkx as nx
     g = ctx.graph
     parts = [c for c in nx.connected_components(g) if len(c) > 1]
     if len(parts) < 2:

@@ -27,12 +27,13 @@ No finding once a second route reaches d, e.g. `{from: b, to: d, length: 2, trac
 
 from __future__ import annotations
 
-from typing import Iterator
-
-import networkx as nx
+from typing import TYPE_CHECKING, Iterator
 
 from ..base import Finding
 from ..context import Context, RootedForest, listing
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 CODE = "G015"
 NAME = "bridge-route"
@@ -41,6 +42,7 @@ OPTIONS: dict = {}
 
 
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
+    import networkx as nx
     g = ctx.passable_graph
     bridges = list(nx.bridges(g))
     if not bridges:

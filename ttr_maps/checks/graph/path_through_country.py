@@ -29,8 +29,6 @@ from __future__ import annotations
 
 from typing import Iterator
 
-import networkx as nx
-
 from ..base import Finding
 from ..context import Context
 
@@ -41,6 +39,7 @@ OPTIONS: dict = {}
 
 
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
+    import networkx as nx
     if not ctx.countries:
         return
     g, comps, index = ctx.graph, ctx.city_components, ctx.place_index

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from typing import Iterator
 
-import networkx as nx
-
 from ..base import Finding
 from ..context import Context
 
@@ -32,6 +30,7 @@ OPTIONS: dict = {}
 
 
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
+    import networkx as nx
     g = ctx.graph
     part = {n: k for k, comp in enumerate(nx.connected_components(g)) for n in comp}
     for ref in ctx.tickets:
