@@ -75,9 +75,16 @@ def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list)
                 acts = _colored_actions(game, key, g, c, have, length, ferry, cl, cb, open_mask)
             out.extend(acts)
     gray = by_color[nc]
-    if not gray:
-        return
-    # Gray: for each open track, the payments of each colour held, then those in wilds alone.
+    if gray:
+        _gray_claims(game, gray, colors, locos, bigs, trains, gopen, out)
+
+
+def _gray_claims(game, gray: list, colors: list[int], locos: int, bigs: int, trains: int, gopen: list[int], out: list) -> None:
+    """_claims_for's gray groups: for each open track, the payments of each colour held, then those in wilds alone."""
+    t = game.t
+    nc = t.NC
+    shift = t.group_bits
+    wilds = locos + bigs
     held = [(k, h) for k, h in enumerate(colors) if h]
     best = max(colors) if nc else 0
     top = best + wilds

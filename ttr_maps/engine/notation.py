@@ -198,68 +198,90 @@ def parse_actions(game: Game, text: str, state: State | None = None) -> list[Act
 
 def _parse_one(game: Game, tok: list[str], state: State | None) -> list[Action]:
     verb, args = tok[0], tok[1:]
-    if verb == "draw":
-        if args == ["blind"]:
-            return [DrawBlind()]
-        if len(args) == 2 and args[0] in ("faceup", "face-up", "open"):
-            return [DrawFaceUp(_ints(args[1:], "draw faceup")[0])]
-        if len(args) == 1 and _number(args[0]) is not None:
-            return [DrawFaceUp(_ints(args, "draw")[0])]
-        raise NotationError("write `draw blind` or `draw faceup N` (N = slot 0-4)")
-    if verb == "claim":
-        if len(args) < 2:
-            raise NotationError("write `claim ROUTE [TRACK] PAYMENT`, e.g. `claim athina-sofia pink 3pink`")
-        route = _route(game, args[0])
-        rest = args[1:]
-        if len(rest) >= 2 or not is_payment(rest[0]):
-            track = _track(game, route, rest[0], state)
-            rest = rest[1:]
-        else:
-            track = None
-        if not rest:
-            raise NotationError("the claim needs a payment, e.g. 3pink or 2pink+1loco")
-        parts = [x for x in re.split(r"[+,]", "+".join(rest)) if x]
-        stand_ins = sum(int(m.group(1)) for m in map(_STAND_IN.fullmatch, parts) if m)
-        payment = parse_payment(game, "+".join(x for x in parts if not _STAND_IN.fullmatch(x)) or "0")
-        if track is None:
-            track = _fitting_track(game, route, payment, state)
-        return [ClaimTrack(route, track, payment, stand_ins)]
-    if verb in ("tickets", "ticket"):
-        return [DrawTickets(_ints(args, "tickets"))]
-    if verb == "keep":
-        return [KeepTickets(tuple(sorted(_ints(args, "keep"))))]
-    if verb == "station":
-        if len(args) < 2:
-            raise NotationError("write `station PLACE PAYMENT`, e.g. `station wien 2red`")
-        return [BuildStation(_place(game, args[0]), parse_payment(game, "+".join(args[1:])))]
-    if verb == "tunnel":
-        if args == ["abandon"]:
-            return [AbandonTunnel()]
-        if len(args) >= 2 and args[0] == "pay":
-            return [PayTunnel(parse_payment(game, "+".join(args[1:])))]
-        raise NotationError("write `tunnel pay PAYMENT` or `tunnel abandon`")
-    if verb == "passenger":
-        if args == ["skip"]:
-            return [SkipPassenger()]
-        if len(args) == 1:
-            return [PlacePassenger(_place(game, args[0]))]
-        raise NotationError("write `passenger PLACE` or `passenger skip`")
-    if verb == "move":
-        return _parse_move(game, args, state)
-    if verb == "flag":
-        if args == ["skip"]:
-            return [SkipFlag()]
-        if len(args) == 1:
-            return [SetFlag(args[0])]
-        raise NotationError("write `flag COLOUR` or `flag skip`")
-    if verb in ("standin", "standins", "stand-in", "stand-ins"):
-        if not args:
-            raise NotationError("write `standin PAYMENT`, e.g. `standin 2blue+1green` (cards of any colours)")
-        payment = parse_payment(game, "+".join(args))
-        return [GiveStandIns((part,)) for part in payment]
-    if verb == "pass" and not args:
-        return [Pass()]
-    raise NotationError(f"cannot read '{' '.join(tok)}'; " + USAGE)
+    parse = _VERBS.get(verb)
+    out = parse(game, args, state) if parse is not None else None
+    if out is None:
+        raise NotationError(f"cannot read '{' '.join(tok)}'; " + USAGE)
+    return out
+
+
+def _parse_draw(game: Game, args: list[str], state: State | None) -> list[Action]:
+    if args == ["blind"]:
+        return [DrawBlind()]
+    if len(args) == 2 and args[0] in ("faceup", "face-up", "open"):
+        return [DrawFaceUp(_ints(args[1:], "draw faceup")[0])]
+    if len(args) == 1 and _number(args[0]) is not None:
+        return [DrawFaceUp(_ints(args, "draw")[0])]
+    raise NotationError("write `draw blind` or `draw faceup N` (N = slot 0-4)")
+
+
+def _parse_claim(game: Game, args: list[str], state: State | None) -> list[Action]:
+    if len(args) < 2:
+        raise NotationError("write `claim ROUTE [TRACK] PAYMENT`, e.g. `claim athina-sofia pink 3pink`")
+    route = _route(game, args[0])
+    rest = args[1:]
+    if len(rest) >= 2 or not is_payment(rest[0]):
+        track = _track(game, route, rest[0], state)
+        rest = rest[1:]
+    else:
+        track = None
+    if not rest:
+        raise NotationError("the claim needs a payment, e.g. 3pink or 2pink+1loco")
+    parts = [x for x in re.split(r"[+,]", "+".join(rest)) if x]
+    stand_ins = sum(int(m.group(1)) for m in map(_STAND_IN.fullmatch, parts) if m)
+    payment = parse_payment(game, "+".join(x for x in parts if not _STAND_IN.fullmatch(x)) or "0")
+    if track is None:
+        track = _fitting_track(game, route, payment, state)
+    return [ClaimTrack(route, track, payment, stand_ins)]
+
+
+def _parse_tickets(game: Game, args: list[str], state: State | None) -> list[Action]:
+    return [DrawTickets(_ints(args, "tickets"))]
+
+
+def _parse_keep(game: Game, args: list[str], state: State | None) -> list[Action]:
+    return [KeepTickets(tuple(sorted(_ints(args, "keep"))))]
+
+
+def _parse_station(game: Game, args: list[str], state: State | None) -> list[Action]:
+    if len(args) < 2:
+        raise NotationError("write `station PLACE PAYMENT`, e.g. `station wien 2red`")
+    return [BuildStation(_place(game, args[0]), parse_payment(game, "+".join(args[1:])))]
+
+
+def _parse_tunnel(game: Game, args: list[str], state: State | None) -> list[Action]:
+    if args == ["abandon"]:
+        return [AbandonTunnel()]
+    if len(args) >= 2 and args[0] == "pay":
+        return [PayTunnel(parse_payment(game, "+".join(args[1:])))]
+    raise NotationError("write `tunnel pay PAYMENT` or `tunnel abandon`")
+
+
+def _parse_passenger(game: Game, args: list[str], state: State | None) -> list[Action]:
+    if args == ["skip"]:
+        return [SkipPassenger()]
+    if len(args) == 1:
+        return [PlacePassenger(_place(game, args[0]))]
+    raise NotationError("write `passenger PLACE` or `passenger skip`")
+
+
+def _parse_flag(game: Game, args: list[str], state: State | None) -> list[Action]:
+    if args == ["skip"]:
+        return [SkipFlag()]
+    if len(args) == 1:
+        return [SetFlag(args[0])]
+    raise NotationError("write `flag COLOUR` or `flag skip`")
+
+
+def _parse_stand_ins(game: Game, args: list[str], state: State | None) -> list[Action]:
+    if not args:
+        raise NotationError("write `standin PAYMENT`, e.g. `standin 2blue+1green` (cards of any colours)")
+    payment = parse_payment(game, "+".join(args))
+    return [GiveStandIns((part,)) for part in payment]
+
+
+def _parse_pass(game: Game, args: list[str], state: State | None) -> list[Action] | None:
+    return None if args else [Pass()]  # `pass` with more words: not an action (the caller says so)
 
 
 def _parse_move(game: Game, args: list[str], state: State | None) -> list[Action]:
@@ -298,3 +320,23 @@ def _parse_move(game: Game, args: list[str], state: State | None) -> list[Action
     if stop:
         out.append(StopPassenger())
     return out
+
+
+# The parser of each verb (its words after the verb); None from a parser: the words are no action.
+_VERBS = {
+    "draw": _parse_draw,
+    "claim": _parse_claim,
+    "tickets": _parse_tickets,
+    "ticket": _parse_tickets,
+    "keep": _parse_keep,
+    "station": _parse_station,
+    "tunnel": _parse_tunnel,
+    "passenger": _parse_passenger,
+    "move": _parse_move,
+    "flag": _parse_flag,
+    "standin": _parse_stand_ins,
+    "standins": _parse_stand_ins,
+    "stand-in": _parse_stand_ins,
+    "stand-ins": _parse_stand_ins,
+    "pass": _parse_pass,
+}
