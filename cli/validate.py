@@ -69,7 +69,8 @@ def command(files: tuple[str, ...], fmt: str, strict: bool, min_severity: str, q
 
     FILES may be bundled names (`usa`, `ttr-maps boards`) and folders: every board and
     variant under a folder, recursively, by its `format` (other YAML and JSON files are
-    skipped, with a note). Each problem is printed as `path:line:col: severity CODE message`;
+    skipped, with a note; hidden folders, build/, dist/, node_modules/ and __pycache__ are
+    not searched). Each problem is printed as `path:line:col: severity CODE message`;
     `ttr-maps explain CODE` says what a code means and how to fix it.
 
     \b

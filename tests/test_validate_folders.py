@@ -33,6 +33,23 @@ def test_a_folder_is_validated_recursively_and_other_yaml_is_skipped_with_a_note
     assert "skipped 2 file(s) that are not boards or variants" in out.stderr
 
 
+def test_tool_and_build_folders_are_not_searched(tmp_path):
+    # A board project after `pip install`, `python -m build` and `npm install`: copies of the board and
+    # broken files in those folders are neither validated nor counted as skipped; the board itself is.
+    board = (ROOT / "examples/three-harbours.yaml").read_text(encoding="utf-8")
+    (tmp_path / "board.yaml").write_text(board, encoding="utf-8")
+    for folder in (".git/refs", ".venv/lib/site-packages/x", "build/lib", "dist", "node_modules/pkg", "__pycache__", "sub/.hidden", "sub/build"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "copy.yaml").write_text(board, encoding="utf-8")
+        (tmp_path / folder / "broken.yaml").write_text("format: ttr-board/1\nplaces: [\n", encoding="utf-8")
+        (tmp_path / folder / "other.yaml").write_text("just: data\n", encoding="utf-8")
+    (tmp_path / "sub" / "inner.yaml").write_text(board, encoding="utf-8")  # a folder that is searched
+    out = run(tmp_path, "--format", "json")
+    assert out.exit_code == 0, out.output
+    assert {Path(d["path"]).relative_to(tmp_path).as_posix() for d in json.loads(out.stdout)} == {"board.yaml", "sub/inner.yaml"}
+    assert "skipped" not in out.stderr
+
+
 def test_a_folder_without_boards_is_an_error(tmp_path):
     (tmp_path / "a.yaml").write_text("just: data\n", encoding="utf-8")
     out = run(tmp_path)

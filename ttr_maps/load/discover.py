@@ -2,8 +2,10 @@
 
 A file is a board or variant by its `format` key, not its name; YAML and JSON files
 that are something else (a state or position file, a schema, a simulation summary)
-are skipped and counted, and so are folders whose name starts with a dot. A file that
-cannot be parsed at all is validated, so a broken board is reported, never skipped.
+are skipped and counted. Folders whose name starts with a dot (.git, .venv) and the
+folders of build tools (`SKIP_FOLDERS`: build/, dist/, node_modules/, __pycache__) are not
+searched: they hold copies or tools, not the boards a person edits. A file that cannot be
+parsed at all is validated, so a broken board is reported, never skipped.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from pathlib import Path
 
 SUFFIXES = (".yaml", ".yml", ".json")
 OURS = re.compile(r"ttr-(board|variant)/")
+#: Folders never searched (besides those whose name starts with a dot): build output, packages, caches.
+SKIP_FOLDERS = frozenset({"build", "dist", "node_modules", "__pycache__", "venv", "site-packages"})
 
 
 def is_board_or_variant(path: Path) -> bool:
@@ -43,7 +47,7 @@ def expand(paths: list[str], skip_others: bool = False) -> tuple[list[str], list
             continue
         before = len(files)
         for folder, dirs, names in os.walk(given):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_FOLDERS)
             for name in sorted(names):
                 path = Path(folder) / name
                 if path.suffix.lower() not in SUFFIXES:
