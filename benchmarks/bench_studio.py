@@ -9,10 +9,12 @@ wall clock, the median of:
 
 - drag: from releasing the mouse after dragging a place (Wien on Europe) to the new
   drawing in the page (the YAML written, read again, planned, drawn, sent, shown);
-- save: from writing the file (as an editor saving it) to the new drawing in the page.
+- save: from writing the file (as an editor saving it) to the new drawing in the page;
+- and for both, to the board as `render` lays it out: the first drawing of an edit is
+  the studio's quick layout (studio/quick.py: only what the edit reached laid out
+  again), `render`'s own layout replaces it a moment later.
 
-The dragged place follows the pointer at once (the page moves it while dragging);
-these figures are the wait for the board as `render` draws it. Also the server's
+The dragged place follows the pointer at once (the page moves it while dragging). Also the server's
 memory (resident set after opening the board, and its peak, VmHWM) and the load
 average, since the machine is shared.
 
@@ -94,7 +96,11 @@ def main() -> None:
             def wait_drawn(after: int) -> None:
                 page.wait_for_function("v => Number(document.body.dataset.drawn) > v", arg=after, timeout=120_000, polling="raf")
 
-            drags = []
+            def wait_exact(after: int) -> None:
+                page.wait_for_function("v => Number(document.body.dataset.drawn) > v && (document.body.dataset.exact ?? 'yes') === 'yes'",
+                                       arg=after, timeout=120_000, polling="raf")
+
+            drags, drags_exact = [], []
             for k in range(args.repeat):
                 box = page.locator(f"circle[data-place='{index}']").bounding_box()
                 x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -108,18 +114,24 @@ def main() -> None:
                 page.mouse.up()
                 wait_drawn(v)
                 drags.append(time.perf_counter() - t)
+                wait_exact(v)
+                drags_exact.append(time.perf_counter() - t)
                 page.wait_for_selector("body[data-findings=ready]", timeout=120_000)
 
-            saves = []
+            saves, saves_exact = [], []
             original = board.read_text(encoding="utf-8")
             for k in range(args.repeat):
                 v = drawn()
-                changed = original.replace("name: Wien", "name: Wien" + " " * (k % 2)) if k % 2 else original
-                changed = re.sub(r"\{id: wien, name: Wien, lat: ([0-9.]+)", lambda m: "{id: wien, name: Wien, lat: " + f"{float(m.group(1)) + 0.1 * (k + 1):.2f}", changed)
+                changed, found = re.subn(r"(\{id: " + re.escape(args.place) + r", name: [^,]+, (?:lat|x): )(-?[0-9.]+)",
+                                         lambda m: m.group(1) + f"{float(m.group(2)) + 0.1 * (k + 1):.2f}", original, count=1)
+                if not found:
+                    raise SystemExit(f"no line '- {{id: {args.place}, name: ..., lat: ...}}' in the board to change")
                 t = time.perf_counter()
                 board.write_text(changed, encoding="utf-8")
                 wait_drawn(v)
                 saves.append(time.perf_counter() - t)
+                wait_exact(v)
+                saves_exact.append(time.perf_counter() - t)
                 page.wait_for_selector("body[data-findings=ready]", timeout=120_000)
             after = _memory(server.pid)
             browser.close()
@@ -135,7 +147,9 @@ def main() -> None:
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     print(f"page opened to first drawing: {first * 1000:.0f} ms")
     print(f"drag a place -> redrawn page: {ms(drags)}")
+    print(f"drag a place -> page drawn as render lays it out: {ms(drags_exact)}")
     print(f"save the file -> redrawn page: {ms(saves)}")
+    print(f"save the file -> page drawn as render lays it out: {ms(saves_exact)}")
     print(f"server memory: {opened['VmRSS']:.0f} MB resident with the board open, {after['VmRSS']:.0f} MB after the edits, peak {after['VmHWM']:.0f} MB")
     print(f"server CPU per drag up to the drawing: {ms(_cpu_per_edit(variant, args.place, args.repeat))}")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from ..diagnostics import Diagnostic
 from ..load.loader import Loaded
@@ -46,12 +46,15 @@ def settings_for(loaded: Loaded, select: Iterable[str] | None = None, ignore: It
 
 
 def run_checks(loaded: Loaded, select: Iterable[str] | None = None, ignore: Iterable[str] = (), *, config: str | Path | bool = True,
-               settings: Settings | None = None, cache: bool = False) -> list[Diagnostic]:
+               settings: Settings | None = None, cache: bool = False, drawing: Any = None) -> list[Diagnostic]:
     """Run the selected checks on a file that loaded without errors (else return nothing).
 
     A variant runs the checks on its board with its rules. Raises SelectorError
     for an unknown selector in `select` or `ignore`. With `cache`, findings come from (and go to)
     the on-disk cache of `checks.cache` where the file, the options and the code are unchanged.
+    `drawing` is the board's layout (`render.plan_board(loaded.board, ...)`, of these very
+    objects) when the caller has made it already (the studio): the checks of the drawn board
+    read it instead of laying the board out again.
     """
     if not loaded.ok or loaded.board is None or loaded.kind not in ("board", "variant"):
         return []
@@ -75,6 +78,8 @@ def run_checks(loaded: Loaded, select: Iterable[str] | None = None, ignore: Iter
             if ctx is None:
                 ctx = Context(loaded.board, loaded.variant, board_source=board_src, variant_source=variant_src)
                 ctx.max_findings = limit
+                if drawing is not None and drawing.board is loaded.board:
+                    ctx.drawing = drawing  # the layout the checks would make (routes and names do not depend on the rules)
             findings = list(check.run(ctx, options))
             if stored is not None:
                 stored.put(code, options, findings)

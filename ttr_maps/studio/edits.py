@@ -258,9 +258,7 @@ def _board_point(drawing: Drawing, at: tuple[float, float]) -> dict[str, float]:
     """The board's own keys (x/y, or lat/lon on a lat/lon board) for a point of the drawing."""
     plan, board = drawing.plan, drawing.loaded.board
     layout = Layout(board)
-    minx, miny, _, _ = layout.bounds
-    bx = (at[0] - plan.dx) / plan.scale + minx
-    by = (at[1] - plan.dy) / plan.scale + miny
+    bx, by = plan.to_board(at[0] - plan.dx, at[1] - plan.dy)
     if layout.geographic:
         lat, lon = unproject(bx, by, *layout.projection)
         if not (-85 <= lat <= 85 and -180 <= lon <= 180):

@@ -1,8 +1,13 @@
 """What the studio page shows: the last good drawing of the opened file, its findings, or why it does not load.
 
 `Session.refresh()` reads the files again (after a save in any editor or an edit
-from the page) and builds a `Snapshot` in two steps: the drawing first (load, plan,
-SVG: what the page waits for), then the design checks' findings. A file that stops
+from the page) and builds a `Snapshot` in steps, each published as soon as it is
+made: the drawing first (load, layout, SVG: what the page waits for), then the
+design checks' findings. The first drawing of an edit is the quick layout of
+`quick.py` (the last drawing with only what the edit reached laid out again, a
+tenth of the time); `render`'s own layout follows and replaces it, and the checks
+of the drawn board read that same layout instead of making it again. An edit that
+changes nothing drawn (a ticket) keeps the drawing as it is. A file that stops
 loading keeps the last good drawing and shows its diagnostics instead.
 """
 
@@ -13,7 +18,7 @@ import math
 import os
 import threading
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +35,7 @@ class Drawing:
     data: dict[str, Any]
     plan: Any
     loaded: Loaded
+    exact: bool = True  # the layout is `render`'s own (False: the quick layout of an edit, the exact one follows)
 
 
 @dataclass
@@ -77,9 +83,10 @@ class Session:
     def refresh(self, force: bool = False, message: str = "", later: bool = False) -> bool:
         """Read the files again if they changed; returns True when a new snapshot was made.
 
-        The drawing is published first; the second step (shortest paths, loads, the design
-        checks) follows, in a background thread with `later` (so an edit's answer and the next
-        edit need not wait for the checks).
+        The drawing is published first (the quick layout when the last drawing allows it);
+        the rest (the exact layout when the first was quick; shortest paths, loads, the
+        design checks) follows, in a background thread with `later` (so an edit's answer
+        and the next edit need not wait for it; a newer refresh supersedes it).
         """
         with self.lock:
             seen = (file_sha(self.path), file_sha(self.board_path) if self.board_path != self.path else None)
@@ -94,7 +101,8 @@ class Session:
             if loaded.ok and loaded.board is not None:
                 snap.ok = True
                 snap.problems = [d for d in loaded.diagnostics if d.severity is not Severity.ERROR]
-                snap.drawing = self._draw(loaded)
+                snap.drawing = self._draw(loaded, None if old.stale else old.drawing)
+                snap.findings = old.findings  # listed (marked as being checked again) until the new ones are made
             else:
                 snap.problems = unique(loaded.diagnostics)
                 snap.drawing, snap.stale = old.drawing, old.drawing is not None
@@ -121,7 +129,14 @@ class Session:
                     return
                 snap, loaded = self._next
                 self._next = None
-            self._finish(snap, loaded)
+            try:
+                self._finish(snap, loaded)
+            except Exception as exc:  # the page says so; the server and this thread go on
+                with self.lock:
+                    if self.snapshot.version == snap.version:
+                        self._publish(replace(self.snapshot, version=snap.version + 1, findings_ready=True, findings=[
+                            {"path": self.path, "line": 0, "col": 0, "severity": "error", "code": "X000",
+                             "message": f"the studio could not finish this drawing: {type(exc).__name__}: {exc}"}]))
 
     def close(self) -> None:
         """Stop the background step (the server is stopping)."""
@@ -130,19 +145,25 @@ class Session:
             self._queue.notify()
 
     def _finish(self, snap: Snapshot, loaded: Loaded) -> None:
-        """The second step of `refresh`: published only if no newer drawing came out meanwhile."""
+        """The steps of `refresh` after the first drawing, each published only if no newer drawing came out meanwhile."""
         if self.snapshot.version != snap.version or snap.drawing is None:
             return
         d = snap.drawing
+        if not d.exact:
+            d = self._draw(loaded, None)
+            with self.lock:
+                if self.snapshot.version != snap.version:
+                    return
+                snap = replace(snap, version=snap.version + 1, drawing=d)
+                self._publish(snap)
         tickets, load_share = analysis(loaded)
         routes = [{**r, "load": load_share.get(r["index"], 0.0)} for r in d.data["routes"]]
-        drawing = Drawing(d.svg, {**d.data, "tickets": tickets, "routes": routes}, d.plan, d.loaded)
-        findings = self._findings(loaded)
+        drawing = replace(d, data={**d.data, "tickets": tickets, "routes": routes})
+        findings = self._findings(loaded, d.plan)
         with self.lock:
             if self.snapshot.version != snap.version:
                 return
-            self._publish(Snapshot(**{**snap.__dict__, "version": snap.version + 1, "drawing": drawing, "findings": findings,
-                                      "findings_ready": True}))
+            self._publish(replace(snap, version=snap.version + 1, drawing=drawing, findings=findings, findings_ready=True))
         self._prepare_doc()
 
     def _prepare_doc(self) -> None:
@@ -165,19 +186,35 @@ class Session:
         if self.on_change is not None:
             self.on_change(snap.version)
 
-    def _draw(self, loaded: Loaded) -> Drawing:
+    def _draw(self, loaded: Loaded, last: Drawing | None) -> Drawing:
+        """The drawing of `loaded`: kept from `last` when nothing drawn changed, its quick layout when it can be
+        (`quick.py`), else the exact layout of `render`."""
         from ..render import BoardOptions, plan_board
         from ..render.board import draw_board
+        from .quick import quick_plan, rebind, same_drawing
 
-        plan = plan_board(loaded.board, loaded.variant, BoardOptions())
+        plan, exact = None, True
+        if last is not None and last.exact:
+            try:
+                if same_drawing(last.plan, loaded.board, loaded.variant):
+                    plan = rebind(last.plan, loaded.board, loaded.variant)
+            except Exception:  # a layout the quick path does not follow: the exact one below
+                plan = None
+        if plan is None and last is not None:
+            try:
+                plan, exact = quick_plan(last.plan, loaded.board, loaded.variant), False
+            except Exception:
+                plan = None
+        if plan is None:
+            plan, exact = plan_board(loaded.board, loaded.variant, BoardOptions()), True
         svg = draw_board(plan)
-        return Drawing(svg, drawing_data(plan, loaded, self.heat()), plan, loaded)
+        return Drawing(svg, drawing_data(plan, loaded, self.heat()), plan, loaded, exact)
 
-    def _findings(self, loaded: Loaded) -> list[dict[str, Any]]:
+    def _findings(self, loaded: Loaded, plan: Any = None) -> list[dict[str, Any]]:
         from ..checks import run_checks
 
         try:
-            found = run_checks(loaded)
+            found = run_checks(loaded, drawing=plan)
         except Exception as exc:  # a check failing must not stop the page; say so in the list
             found = [Diagnostic(self.path, 0, 0, Severity.ERROR, "X000", f"the design checks failed: {type(exc).__name__}: {exc}")]
         diags = unique([d for d in loaded.diagnostics if d.severity is not Severity.ERROR] + found)
@@ -210,7 +247,7 @@ class Session:
             "problems": [p.as_dict() for p in snap.problems],
             "findings": snap.findings,
             "findings_ready": snap.findings_ready,
-            "drawing": None if d is None else {"svg": d.svg, **d.data},
+            "drawing": None if d is None else {"svg": d.svg, **d.data, "exact": d.exact},
             "editable": editable(self.board_path),
             "undo": len(self.undo),
             "redo": len(self.redo),
@@ -234,7 +271,7 @@ def drawing_data(plan: Any, loaded: Loaded, heat: dict[str, float] | None) -> di
 
     board = loaded.board
     layout = Layout(board)
-    minx, miny, _, _ = layout.bounds
+    minx, miny = plan.origin  # the board point at map (0, 0): kept from the last drawing by a quick layout
 
     def canvas(x: float, y: float) -> list[float]:
         return [round(x + plan.dx, 3), round(y + plan.dy, 3)]

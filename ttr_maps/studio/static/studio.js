@@ -70,6 +70,9 @@
     document.body.dataset.version = state.version;
     document.body.dataset.ok = state.ok ? "yes" : "no";
     document.body.dataset.findings = state.findings_ready ? "ready" : "pending";
+    // A quick layout of an edit (only what it reached laid out again) is shown first; render's own follows.
+    document.body.dataset.exact = d && d.exact ? "yes" : "no";
+    stage.title = d && !d.exact ? "quick layout of the edit; the board as render draws it follows in a moment" : "";
   }
 
   function showProblems() {

@@ -1,0 +1,125 @@
+"""The studio's quick layout of an edit (studio/quick.py) and the steps that follow it to `render`'s own layout."""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ttr_maps.checks import run_checks
+from ttr_maps.load import load
+from ttr_maps.render import BoardOptions, plan_board
+from ttr_maps.render.board import draw_board
+from ttr_maps.studio.edits import apply
+from ttr_maps.studio.quick import quick_plan, rebind, same_drawing
+from ttr_maps.studio.session import Session
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _copy(tmp_path: Path, variant: str) -> tuple[Path, Path]:
+    loaded = load(ROOT / "maps/variants" / variant)
+    board = tmp_path / "board.yaml"
+    shutil.copy(loaded.board_path, board)
+    text = re.sub(r"(?m)^board: .*$", "board: board.yaml", (ROOT / "maps/variants" / variant).read_text(encoding="utf-8"))
+    (tmp_path / "rules.yaml").write_text(text, encoding="utf-8")
+    return tmp_path / "rules.yaml", board
+
+
+def _moved(text: str, pid: str, dlat: float) -> str:
+    out, n = re.subn(r"(\{id: " + pid + r", name: [^,]+, lat: )(-?[0-9.]+)", lambda m: m.group(1) + f"{float(m.group(2)) + dlat:.4f}", text, count=1)
+    assert n == 1
+    return out
+
+
+def _spaces(rp) -> list[tuple[float, float]]:
+    return [(round(s.x, 6), round(s.y, 6)) for t in rp.tracks for s in t.spaces]
+
+
+def test_a_moved_place_is_laid_out_again_with_its_routes_and_the_rest_is_kept(tmp_path: Path) -> None:
+    rules, board = _copy(tmp_path, "paris.yaml")
+    old_loaded = load(rules)
+    old = plan_board(old_loaded.board, old_loaded.variant, BoardOptions())
+    new_loaded = load(rules, {str(board): _moved(board.read_text(encoding="utf-8"), "louvre", 0.004)})
+    quick = quick_plan(old, new_loaded.board, new_loaded.variant)
+    assert quick is not None
+    exact = plan_board(new_loaded.board, new_loaded.variant, BoardOptions())
+    where = {pp.place.id: (pp.x, pp.y) for pp in quick.places}
+    # The moved marker is where render puts it (up to the car size render re-fits from the routes' lengths).
+    ex = {pp.place.id: (pp.x, pp.y) for pp in exact.places}
+    dx = where["louvre"][0] - dict((pp.place.id, (pp.x, pp.y)) for pp in old.places)["louvre"][0]
+    dy = where["louvre"][1] - dict((pp.place.id, (pp.x, pp.y)) for pp in old.places)["louvre"][1]
+    assert math.hypot(dx, dy) > 1  # it moved on the drawing (millimetres)
+    assert abs(where["louvre"][1] - ex["louvre"][1]) < 0.05 * old.car * 10
+    # Routes not ending at it keep their spaces exactly; those ending at it start or end at its new place.
+    by_ends = {rp.ends: rp for rp in old.routes}
+    for rp in quick.routes:
+        if "louvre" in rp.ends:
+            first, last = rp.centerline[0], rp.centerline[-1]
+            assert min(math.dist(first, where["louvre"]), math.dist(last, where["louvre"])) < 1e-6
+        else:
+            assert _spaces(rp) == _spaces(by_ends[rp.ends])
+    # Every route of the new board is drawn, bound to the new board's own route objects.
+    drawn = {id(t.route) for rp in quick.routes for t in rp.tracks}
+    assert drawn == {id(r) for r in new_loaded.board.routes}
+    assert "Louvre" in draw_board(quick)
+
+
+def test_an_edit_that_changes_nothing_drawn_keeps_the_exact_drawing(tmp_path: Path) -> None:
+    rules, board = _copy(tmp_path, "paris.yaml")
+    old_loaded = load(rules)
+    old = plan_board(old_loaded.board, old_loaded.variant, BoardOptions())
+    text = board.read_text(encoding="utf-8")
+    ticket = re.search(r"(?m)^  - \{from: [^}]*points: (\d+)", text)
+    assert ticket
+    changed = text[: ticket.start(1)] + str(int(ticket.group(1)) + 1) + text[ticket.end(1):]
+    new_loaded = load(rules, {str(board): changed})
+    assert same_drawing(old, new_loaded.board, new_loaded.variant)
+    kept = rebind(old, new_loaded.board, new_loaded.variant)
+    assert draw_board(kept) == draw_board(plan_board(new_loaded.board, new_loaded.variant, BoardOptions()))
+    moved = load(rules, {str(board): _moved(text, "louvre", 0.004)})
+    assert not same_drawing(old, moved.board, moved.variant)
+
+
+def test_what_the_quick_layout_cannot_follow_is_laid_out_whole(tmp_path: Path) -> None:
+    rules, board = _copy(tmp_path, "paris.yaml")
+    old_loaded = load(rules)
+    old = plan_board(old_loaded.board, old_loaded.variant, BoardOptions())
+    text = board.read_text(encoding="utf-8")
+    retitled = re.sub(r"(?m)^  title: .*$", "  title: Another title", text, count=1)
+    assert retitled != text
+    other = load(rules, {str(board): retitled})
+    assert quick_plan(old, other.board, other.variant) is None  # the title block is sized by its text
+
+
+@pytest.mark.parametrize("variant", ["paris.yaml", "usa.yaml"])
+def test_the_checks_read_the_studios_layout_and_find_the_same(variant: str) -> None:
+    loaded = load(ROOT / "maps/variants" / variant)
+    plan = plan_board(loaded.board, loaded.variant, BoardOptions())
+    assert run_checks(loaded, drawing=plan) == run_checks(loaded)
+
+
+def test_an_edit_shows_the_quick_layout_then_renders_and_findings(tmp_path: Path) -> None:
+    rules, board = _copy(tmp_path, "paris.yaml")
+    session = Session(str(rules))
+    session.refresh()
+    published = []
+    session.on_change = lambda v: published.append((v, session.snapshot))
+    session.close()  # no background thread: its steps are taken below, in order
+    place = next(p for p in session.snapshot.drawing.data["places"] if p["id"] == "louvre")
+    apply(session, {"op": "move_place", "index": place["index"], "at": [place["at"][0] + 8, place["at"][1] - 4],
+                    "base": session.snapshot.sha})
+    session._finish(session.snapshot, session.snapshot.drawing.loaded)  # what the background thread does
+    steps = [s for _, s in published]
+    assert not steps[0].drawing.exact and not steps[0].findings_ready  # the quick layout first
+    assert steps[1].drawing.exact and not steps[1].findings_ready  # then render's own layout
+    assert steps[-1].drawing.exact and steps[-1].findings_ready
+    final = load(rules)
+    assert steps[-1].drawing.svg == draw_board(plan_board(final.board, final.variant, BoardOptions()))
+    fresh = Session(str(rules))
+    fresh.refresh()
+    assert steps[-1].findings == fresh.snapshot.findings
+    fresh.close()
