@@ -24,6 +24,9 @@ class Bot:
     # (the actions other than claims, and the claimable routes with their claims on request) instead of every
     # claim with every payment; for bots that choose a route before its payment.
     route_level = False
+    # False: the bot never reads its view (random play); the runner then hands it a closed view (every read
+    # raises) instead of building one per decision.
+    reads_view = True
     # Options a user may set (`--bot-option NAME.KEY=VALUE`): key -> what it sets. `configure` reads them.
     options: dict[str, str] = {}
 

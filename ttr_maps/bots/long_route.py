@@ -42,7 +42,7 @@ class LongRouteBot(PlanningBot):
 
     def draw(self, view, hand, draws, plan, second):
         # Aim at the plan and at one long route at a time.
-        extra = self.filler(view, hand)
+        extra = self.filler_once(view, hand)
         merged = plan.routes + [r for r in extra if r not in plan.routes]
         from .planning import Plan
 

@@ -160,6 +160,17 @@ class PlanningBot(Bot):
                 best, best_v = r, v
         return [best] if best >= 0 else []
 
+    _filler_memo: tuple = (None, None, None)
+
+    def filler_once(self, view, hand) -> list[int]:
+        """`filler`, worked out once per decision: a turn asks for it to claim and again to draw for it."""
+        memo_view, memo_hand, targets = self._filler_memo
+        if memo_view is view and memo_hand == hand:
+            return targets
+        targets = self.filler(view, hand)
+        self._filler_memo = (view, hand[:], targets)
+        return targets
+
     # ------------------------------------------------------------------ final-scoring bonuses
     most_routes_hope = 0.25  # share of a most-routes bonus one more route of its length is worth beyond the lead it buys
 
@@ -285,8 +296,8 @@ class PlanningBot(Bot):
         a = self.style_turn(view, hand, claims, others, plan)
         if a is not None:
             return self._claimed(view, a)
-        if not plan.routes and claims:
-            target = self.filler(view, hand)
+        if not plan.routes:  # (no test of `claims` first: that would list every claimable route)
+            target = self.filler_once(view, hand)
             if target and target[0] in claims:
                 return self._claimed(view, self.pay(target[0], claims[target[0]], hand, plan))
         if view.turn - self.last_claim_turn > self.stall_turns and sum(hand) >= 10 and claims:
@@ -333,7 +344,7 @@ class PlanningBot(Bot):
 
     def draw(self, view, hand, draws, plan: Plan, second: bool):
         bd = self.bd
-        targets = plan.routes or self.filler(view, hand)
+        targets = plan.routes or self.filler_once(view, hand)
         deficit, loco_need, focus = draw_needs(bd, targets, hand, self.know)
         return pick_draw(bd, draws, view.face_up, deficit, loco_need, second, self.take_face_up_locos, focus)
 

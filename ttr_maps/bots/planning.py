@@ -265,6 +265,10 @@ class Knowledge:
         self.version = 0
         self.plans: dict[tuple[int, ...], tuple] = {}  # plan_network's networks per ticket-order prefix, for `plans_version`
         self.plans_version = -1
+        # Routes whose cost or openness changed since plan_network last looked, and whether any cost fell: a
+        # kept network stays exact while every change only raised the cost of routes none of its paths use.
+        self.cost_changed: set[int] = set()
+        self.cost_fell = False
 
     def update(self, view: View) -> bool:
         """Take in new claims and stations; True when anything changed."""
@@ -307,6 +311,7 @@ class Knowledge:
             self.my_routes.append(r)
             self.open[r] = False
             self.cost[r] = 0.0
+            self.cost_fell = True
             return
         if self.mine[r]:
             return
@@ -314,9 +319,19 @@ class Knowledge:
             is_open = False
         else:
             is_open = any(self.owner[x] < 0 and bd.track_ok[x] for x in bd.route_tids[r])
-        self.open[r] = is_open
+        if is_open != self.open[r]:
+            self.open[r] = is_open
+            self.cost_changed.add(r)
         if not is_open:
-            self.cost[r] = self._borrow_cost(r)
+            self._set_cost(r, self._borrow_cost(r))
+
+    def _set_cost(self, r: int, cost: float) -> None:
+        old = self.cost[r]
+        if cost != old:
+            self.cost[r] = cost
+            self.cost_changed.add(r)
+            if cost < old:
+                self.cost_fell = True
 
     def _borrow_cost(self, r: int) -> float:
         """The price of using an opponent's route through a station (INF when that is impossible)."""
@@ -335,7 +350,7 @@ class Knowledge:
     def _reprice_borrowed(self) -> None:
         for r in range(self.bd.NR):
             if not self.open[r] and not self.mine[r] and self.claimed[r]:
-                self.cost[r] = self._borrow_cost(r)
+                self._set_cost(r, self._borrow_cost(r))
 
     def my_places(self) -> set[int]:
         """Places at an end of one of this seat's routes."""
@@ -407,9 +422,12 @@ class Plan:
 def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | None = None) -> Plan:
     """Grow one network for `tickets` (most valuable first): each ticket's cheapest path, earlier choices free.
 
-    With the seat's own costs, the network after each prefix of the ticket order is kept until the
-    knowledge changes: the ticket choices and the plan's rebuilds ask for many networks that share their
-    first tickets (the same paths, so the same plan as computing them again).
+    With the seat's own costs, the network after each prefix of the ticket order is kept: the ticket
+    choices and the plan's rebuilds ask for many networks that share their first tickets (the same paths,
+    so the same plan as computing them again). A kept network outlives a change of the knowledge that only
+    made routes off its paths dearer (an opponent's claim elsewhere): the cheapest paths Dijkstra finds, ties
+    included, are then the same, so only the changed costs are copied into it. Any cost that fell (an own
+    claim or station) or a change on its paths drops it.
     """
     bd = know.bd
     order = sorted(tickets, key=lambda k: -bd.ticket_points[k])
@@ -418,8 +436,7 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
     if cost is None:
         cache = know.plans
         if know.plans_version != know.version:
-            cache.clear()
-            know.plans_version = know.version
+            _refresh_plans(know)
         for i in range(len(order), 0, -1):
             got = cache.get(tuple(order[:i]))
             if got is not None:
@@ -427,12 +444,14 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
                 break
     plan = Plan()
     if start:
-        c, routes, trains, pcost, reachable, unreachable, borrowed = got
+        c, routes, trains, pcost, reachable, unreachable, borrowed, used = got
         c = c[:]
+        used = set(used)
         plan.routes, plan.trains, plan.cost = routes[:], trains, pcost
         plan.reachable, plan.unreachable, plan.borrowed = reachable[:], unreachable[:], borrowed[:]
     else:
         c = (cost or know.cost)[:]
+        used = set()
     mine = know.mine
     open_ = know.open
     length = bd.length
@@ -444,6 +463,7 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
             plan.unreachable.append(k)
         else:
             plan.reachable.append(k)
+            used.update(res[1])
             for r in res[1]:
                 if c[r] > 0:
                     plan.cost += c[r]
@@ -455,9 +475,30 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
                         plan.borrowed.append(r)
         if cache is not None:
             cache[tuple(order[: i + 1])] = (c[:], plan.routes[:], plan.trains, plan.cost, plan.reachable[:],
-                                            plan.unreachable[:], plan.borrowed[:])
+                                            plan.unreachable[:], plan.borrowed[:], frozenset(used))
     plan.version = know.version
     return plan
+
+
+def _refresh_plans(know: Knowledge) -> None:
+    """Bring plan_network's kept networks up to the knowledge's version (see plan_network)."""
+    cache = know.plans
+    changed = know.cost_changed
+    if know.cost_fell:
+        cache.clear()
+    elif changed:
+        cost = know.cost
+        for key in list(cache):
+            entry = cache[key]
+            if entry[7].isdisjoint(changed):
+                c = entry[0]
+                for r in changed:  # off its paths, so never zeroed in it
+                    c[r] = cost[r]
+            else:
+                del cache[key]
+    know.cost_changed = set()
+    know.cost_fell = False
+    know.plans_version = know.version
 
 
 def tickets_done(know: Knowledge, tickets: Iterable[int]) -> tuple[list[int], list[int]]:

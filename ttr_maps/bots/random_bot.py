@@ -8,6 +8,7 @@ from .base import Bot
 class RandomBot(Bot):
     name = "random"
     description = "a uniformly random legal action"
+    reads_view = False
 
     def act(self, view, legal):
         return legal[self.rng.randrange(len(legal))] if len(legal) > 1 else legal[0]

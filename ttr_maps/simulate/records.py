@@ -128,19 +128,22 @@ class GameRecorder:
 
     def before(self, a: Action) -> None:
         s = self.state
+        ty = type(a)
+        # A card draw (most actions) only counts the card: it claims nothing and `after` skips it.
+        if ty is DrawFaceUp:
+            k = s.face_up[a.slot]
+            if k >= 0:
+                self.face_up[s.current][k] += 1
+            return
+        if ty is DrawBlind:
+            self.blind[s.current] += 1
+            return
         p = self._p = s.current
         self._turn = s.turns
         self._setup = s.in_setup
         self._nclaims = len(s.claims[p])
         self._nstations = len(s.stations[p])
-        ty = type(a)
-        if ty is DrawFaceUp:
-            k = s.face_up[a.slot]
-            if k >= 0:
-                self.face_up[p][k] += 1
-        elif ty is DrawBlind:
-            self.blind[p] += 1
-        elif ty is KeepTickets:
+        if ty is KeepTickets:
             self._offer = list(s.offers[p])
         elif ty is DrawTickets:
             if not s.in_setup:
@@ -151,10 +154,12 @@ class GameRecorder:
             self._stand_ins.append(s.t.payment_counts(a.payment))
 
     def after(self, a: Action) -> None:
+        ty = type(a)
+        if ty is DrawFaceUp or ty is DrawBlind:
+            return
         s = self.state
         t = s.t
         p = self._p
-        ty = type(a)
         if ty is KeepTickets:
             chosen = set(a.indices)
             for i, k in enumerate(self._offer):

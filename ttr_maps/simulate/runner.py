@@ -117,12 +117,19 @@ def play_game(game: Game, bots: list[str], seed: int, index: int, observation: s
     state = game.new_initial_state(seed)
     rec = GameRecorder(game, state, bots, seed, index)
     engine_view = observation == "engine"
+    # A bot that never reads its view gets its seat's closed view (a read raises ViewClosed).
+    closed = [None if b.reads_view else StateView(state, s) for s, b in enumerate(players)]
+    for v in closed:
+        if v is not None:
+            v.close()
     actions = 0
     while not state.is_terminal():
         p = state.current
         legal = state.legal_actions(full[p])
         if engine_view:
             a = players[p].act(ObservationView(game, state.observation(p)), legal)
+        elif closed[p] is not None:
+            a = players[p].act(closed[p], legal)
         else:
             view = StateView(state, p)
             a = players[p].act(view, legal)
