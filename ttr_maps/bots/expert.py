@@ -457,8 +457,25 @@ class ExpertBot(PlanningBot):
                     return a
         return super().ride(view, legal)
 
+    _journey_memo: tuple = (None, None)
+
     def _best_journey(self, view, budget: int = 4000):
-        """(goods value, places) of the best journey of any of this seat's passengers, or None."""
+        """(goods value, places) of the best journey of any of this seat's passengers, or None.
+
+        Kept until a claim, a passenger placed or moved, or the seat's passenger cards change it (the goods
+        on the board change only with a journey), so a late game does not search the same network every turn."""
+        if view.journey is None:
+            n = view.num_players
+            key = (sum(self.know.seen), tuple(view.passengers_moved(p) for p in range(n)),
+                   tuple(view.passengers_unplaced(p) for p in range(n)), view.hand[self.bd.PASS], budget)
+            if self._journey_memo[0] == key:
+                return self._journey_memo[1]
+            best = self._search_journey(view, budget)
+            self._journey_memo = (key, best)
+            return best
+        return self._search_journey(view, budget)
+
+    def _search_journey(self, view, budget: int):
         bd = self.bd
         know = self.know
         goods = view.goods

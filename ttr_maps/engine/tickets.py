@@ -41,11 +41,18 @@ def staged(state: State) -> bool:
 
 
 def mixes(state: State, deal: TicketDeal) -> list[tuple[int, ...]]:
-    sizes = [len(state.piles.get(p, ())) for p in deal.mix]
+    sizes = tuple(len(state.piles.get(p, ())) for p in deal.mix)
     total = min(deal.count, sum(sizes))
     if total <= 0:
         return []
-    return [m for m in product(*(range(s + 1) for s in sizes)) if sum(m) == total]
+    return list(_mixes(sizes, total))
+
+
+@lru_cache(maxsize=256)
+def _mixes(sizes: tuple[int, ...], total: int) -> tuple[tuple[int, ...], ...]:
+    """The ways to take `total` tickets from piles of `sizes`, in lexicographic order (a pile's share capped
+    by its size at `total`: a larger share could never sum to it, and the product stays small)."""
+    return tuple(m for m in product(*(range(min(s, total) + 1) for s in sizes)) if sum(m) == total)
 
 
 def can_draw(state: State) -> bool:
