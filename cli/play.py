@@ -33,6 +33,7 @@ def command(file: str, players: int | None, humans: int, bots: str, seed: int | 
     from ttr_maps.diagnostics import LoadError
     from ttr_maps.engine.statefile import StateFileError, load_state
     from ttr_maps.fileio import OutputError
+    from ttr_maps.limits import DRAWING, refusal
     from ttr_maps.play import HUMAN, TableError, new_table, play_app, resume_table
     from ttr_maps.web import ServeError, serve
 
@@ -47,12 +48,16 @@ def command(file: str, players: int | None, humans: int, bots: str, seed: int | 
         resumed = _is_state_file(path)
         if resumed:
             state = load_state(path)
+            if not DRAWING.allows(state.game.board):
+                raise click.ClickException(refusal(file, state.game.board, "play"))
             seats = _seats(state.game.num_players, humans, names)
             table = resume_table(state, seats, Path(output or path))
         else:
             from ttr_maps.engine.game import Game
 
             game = Game.from_file(path, 2)
+            if not DRAWING.allows(game.board):
+                raise click.ClickException(refusal(file, game.board, "play"))
             lo, hi = game.variant.players.min, game.variant.players.max
             n = players or max(lo, 2)
             if not lo <= n <= hi:

@@ -40,6 +40,7 @@ def command(file: str, output: str, paper: str, car_mm: float, parts: tuple[str,
     the summary cards and the rules page need a variant).
     """
     from ttr_maps.fileio import OutputError, check_output, write_output
+    from ttr_maps.limits import DRAWING, refusal
     from ttr_maps.load import load
     from ttr_maps.render import PrintOptions, build_pdf
 
@@ -54,6 +55,8 @@ def command(file: str, output: str, paper: str, car_mm: float, parts: tuple[str,
     fail_on_load_errors(loaded)
     if loaded.board is None:  # pragma: no cover - load reports this as an error
         raise click.ClickException(f"{file}: no board found")
+    if not DRAWING.allows(loaded.board):
+        raise click.ClickException(refusal(file, loaded.board, "print"))
     if loaded.variant is None:
         skipped = [p for p in parts if p in ("summary", "rules")]
         parts = tuple(p for p in parts if p not in ("summary", "rules"))

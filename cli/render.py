@@ -41,6 +41,7 @@ def command(file: str, output: str, cards: str | None, ticket_id: str | None, ca
     cards instead of the board (SVG only).
     """
     from ttr_maps.fileio import OutputError, check_output, write_output
+    from ttr_maps.limits import DRAWING, refusal
     from ttr_maps.load import load
     from ttr_maps.render import BoardOptions, card_context, cards_for, plan_board, render_card, render_card_sheet
     from ttr_maps.render.board import draw_board
@@ -67,6 +68,8 @@ def command(file: str, output: str, cards: str | None, ticket_id: str | None, ca
     board, variant = loaded.board, loaded.variant
     if board is None:  # pragma: no cover - load reports this as an error
         raise click.ClickException(f"{file}: no board found")
+    if not DRAWING.allows(board):
+        raise click.ClickException(refusal(file, board, "render"))
     if cards and ticket_id:
         raise click.UsageError("give either --cards or --ticket, not both")
     if ticket_id is not None and not ticket_id.strip():

@@ -118,6 +118,11 @@ def command(variant_file: str, out_dir: str, games: int, players: int | None, bo
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
+    from ttr_maps.limits import DOCS, DRAWING, size
+
+    if not DRAWING.allows(board):
+        click.echo(f"note: report.html has no heat map: the board has {size(board)}, more than the {DRAWING.text()} "
+                   f"a report draws ({DOCS}#{DRAWING.anchor})", err=True)
     best = max(summary["bots"].items(), key=lambda kv: kv[1]["win"]["rate"])
     click.echo(f"{summary['meta']['games']} games written to {out_dir}: report.html, summary.json, records.jsonl")
     for name, b in summary["bots"].items():

@@ -150,6 +150,11 @@ def score_cmd(file: str, deck: str | None, fmt: str, svg: str | None) -> None:
 
     d = _read(file, deck)
     _check_target(svg, [d.path, d.board_path], "an SVG picture", "--svg")
+    if svg is not None:
+        from ttr_maps.limits import DRAWING, refusal
+
+        if not DRAWING.allows(d.board):
+            raise click.ClickException(refusal(d.board_path or file, d.board, "tickets score --svg"))
     fig = deck_figures(BoardPaths(d.board), d.tickets)
     if svg is not None:
         from ttr_maps.tickets.picture import route_load_svg

@@ -342,39 +342,21 @@ def _plan_routes(
         markers = np.concatenate([markers, shapely.buffer(shapely.points([(tk.x, tk.y) for tk in tokens]), [tk.r * 1.2 for tk in tokens], quad_segs=3)])
     marker_tree = STRtree(markers)
     unit = space_length * space_width
-    # The spaces of every candidate of every bundle, made at once (one array, then split per candidate).
-    cand_spaces = [[s for t in rp.tracks for s in t.spaces] for opts in options for _, rp in opts]
-    counts = np.array([len(ss) for ss in cand_spaces], dtype=np.int64)
-    flat = space_polygons([s for ss in cand_spaces for s in ss], space_length, space_width * 1.1)
-    pieces = np.split(flat, np.cumsum(counts)[:-1]) if len(counts) else []
-    cand_polys: list[list[np.ndarray]] = []
-    k = 0
-    for opts in options:
-        cand_polys.append(pieces[k:k + len(opts)])
-        k += len(opts)
+    cand_polys = [[space_polygons([s for t in rp.tracks for s in t.spaces], space_length, space_width * 1.1) for _, rp in opts] for opts in options]
 
-    # The area of other places' markers (and goods tokens) each candidate covers, for all candidates in one query.
-    cand_of = np.repeat(np.arange(len(counts)), counts)
-    group_of = np.repeat(np.repeat(np.arange(len(options)), [len(o) for o in options]), counts)
-    hit_area = np.zeros(len(counts))
-    if len(flat):
-        qi, ti = marker_tree.query(flat)
-        own = np.array([[place_index[k] for k in key] for key in keys], dtype=np.int64).reshape(-1, 2)
-        g = group_of[qi]
-        keep = (ti != own[g, 0]) & (ti != own[g, 1])
-        qi, ti = qi[keep], ti[keep]
-        if len(qi):
-            area = shapely.area(shapely.intersection(flat[qi], markers[ti]))
-            for c, a in zip(cand_of[qi].tolist(), area.tolist()):
-                hit_area[c] += a
-    hits_of: list[list[float]] = []
-    k = 0
-    for opts in options:
-        hits_of.append(hit_area[k:k + len(opts)].tolist())
-        k += len(opts)
+    def marker_hits(key: tuple[str, str], ps: np.ndarray) -> float:
+        if len(ps) == 0:
+            return 0.0
+        qi, ti = marker_tree.query(ps)
+        own = {place_index[k] for k in key}
+        keep = np.array([int(t) not in own for t in ti], dtype=bool)
+        if not keep.any():
+            return 0.0
+        return float(shapely.area(shapely.intersection(ps[qi[keep]], markers[ti[keep]])).sum())
 
     # Covering another place's marker (or a goods token) is worse than touching a route: a fixed penalty plus the area.
-    base = [[(h / unit + 0.4 + 2.0 * (h > 0.05 * unit)) if h > 0.005 * unit else h / unit for h in hs] for hs in hits_of]
+    base = [[(h / unit + 0.4 + 2.0 * (h > 0.05 * unit)) if h > 0.005 * unit else h / unit for h in (marker_hits(key, ps) for ps in cps)]
+            for key, cps in zip(keys, cand_polys)]
     chosen = [min(range(len(o)), key=lambda j, o=o, b=b: o[j][0] + b[j] * 10) for o, b in zip(options, base)]
     # Every pair of candidates of two routes whose spaces touch, with the area shared and the spaces badly covered.
     pair_cost = _candidate_pairs(cand_polys, unit)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
+from ..limits import DOCS, DRAWING, size
 from . import plots
 from .heatmap import NEVER, gradient_css, heat, heat_map_svg
 
@@ -169,7 +170,10 @@ def build_report(summary: dict, board: Board | None = None, variant: Variant | N
     h.append("<h2>The board: what gets claimed</h2>")
     route_rate = {r["route"]: r["claimed"]["rate"] for r in s["routes"]}
     place_rate = {p["place"]: p["touched"]["rate"] for p in s["places"]}
-    if board is not None:
+    if board is not None and not DRAWING.allows(board):
+        h.append(f"<p class='note'>No heat map: the board has {size(board)}, more than the {DRAWING.text()} a report draws "
+                 f"({DOCS}#{DRAWING.anchor}). The tables below give the routes' and places' figures.</p>")
+    elif board is not None:
         h.append("<div class='map'>" + _strip_xml(heat_map_svg(board, variant, route_rate, place_rate)) + "</div>")
         h.append(f"<p class='note'>Routes: share of games in which the route was claimed <span class='legend' style='background:{gradient_css()}'></span> 0% → 100%; "
                  f"<span class='sw' style='background:{NEVER}'></span>never claimed (dashed). Rings around places: share of games in which a claimed route reached the place.</p>")
