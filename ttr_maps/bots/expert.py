@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from heapq import heappop, heappush
 
+from ..boardgraph import UnionFind
 from ..engine.actions import BuildStation, DrawTickets, MovePassenger, PlacePassenger, StopPassenger
 from .planner import PlanningBot
 from .planning import INF, Plan, best_track, multi_source, plan_network, route_deficit, shortest_path
@@ -528,21 +529,12 @@ class ExpertBot(PlanningBot):
 
 def _components(bd, routes: set[int]) -> list[set[int]]:
     """Places joined by `routes`, one set per connected network."""
-    parent: dict[int, int] = {}
-
-    def find(x):
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    networks = UnionFind()
     for r in routes:
-        a, b = bd.ends[r]
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
+        networks.union(*bd.ends[r])
+    find = networks.find
     groups: dict[int, set[int]] = {}
-    for x in list(parent):
+    for x in list(networks.parent):
         groups.setdefault(find(x), set()).add(x)
     return list(groups.values())
 

@@ -23,6 +23,7 @@ import weakref
 from heapq import heappop, heappush
 from typing import TYPE_CHECKING, Iterable
 
+from ..boardgraph import distances
 from ..engine.actions import ClaimTrack, DrawBlind, DrawFaceUp
 
 if TYPE_CHECKING:
@@ -148,52 +149,12 @@ def board_data(game: Game) -> BoardData:
 
 def dijkstra_all(bd: BoardData, cost: list[float], src: int) -> list[float]:
     """Distances from `src` to every place (countries are entered, never passed through)."""
-    dist = [INF] * bd.NP
-    dist[src] = 0.0
-    heap = [(0.0, src)]
-    adj, country = bd.adj, bd.country
-    while heap:
-        d, u = heappop(heap)
-        if d > dist[u]:
-            continue
-        if country[u] and u != src:
-            continue
-        for r, v in adj[u]:
-            w = cost[r]
-            if w == INF:
-                continue
-            nd = d + w
-            if nd < dist[v]:
-                dist[v] = nd
-                heappush(heap, (nd, v))
-    return dist
+    return distances(bd.adj, bd.country, cost, (src,))
 
 
 def multi_source(bd: BoardData, cost: list[float], sources: Iterable[int]) -> list[float]:
     """Distances from the nearest of several places (a network) to every place."""
-    dist = [INF] * bd.NP
-    heap = []
-    for s in sources:
-        dist[s] = 0.0
-        heap.append((0.0, s))
-    heap.sort()
-    adj, country = bd.adj, bd.country
-    srcs = set(sources)
-    while heap:
-        d, u = heappop(heap)
-        if d > dist[u]:
-            continue
-        if country[u] and u not in srcs:
-            continue
-        for r, v in adj[u]:
-            w = cost[r]
-            if w == INF:
-                continue
-            nd = d + w
-            if nd < dist[v]:
-                dist[v] = nd
-                heappush(heap, (nd, v))
-    return dist
+    return distances(bd.adj, bd.country, cost, sources)
 
 
 def shortest_path(bd: BoardData, cost: list[float], src: int, dst: int) -> tuple[float, list[int]] | None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Hashable, Iterable
 
+from ..boardgraph import UnionFind
 from ..model.board import Board, Ticket
 from ..model.variant import Variant
 from .position import PlayerPosition, Position, all_tickets
@@ -219,27 +220,8 @@ class _Option:
         return len(self.completed)
 
 
-class _Partition:
-    """Union-find over the network's nodes (see `_route_nodes`)."""
-
-    def __init__(self, parent: dict[Hashable, Hashable] | None = None) -> None:
-        self.parent: dict[Hashable, Hashable] = parent or {}
-
-    def copy(self) -> _Partition:
-        return _Partition(dict(self.parent))
-
-    def find(self, x: Hashable) -> Hashable:
-        parent = self.parent
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    def join(self, a: Hashable, b: Hashable) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[ra] = rb
+# Union-find over the network's nodes (see `_route_nodes`).
+_Partition = UnionFind
 
 
 def _route_nodes(board: Board, route: int, countries: frozenset[str]) -> tuple[Hashable, Hashable]:
@@ -283,7 +265,7 @@ def _ticket_options(
 
     own = _Partition()
     for r in owned:
-        own.join(*route_nodes[r])
+        own.union(*route_nodes[r])
     mine = sorted(player.tickets)
     # Per ticket: the start's nodes, and each destination's nodes with its points, best first
     # (docs/rules.md#tickets-with-several-destinations: the best destination reached scores).
@@ -348,7 +330,7 @@ def _ticket_options(
                 continue  # joins nothing new, or the same two networks as a route already tried
             effects.add(effect)
             probe = part.copy()
-            probe.join(a, b)
+            probe.union(a, b)
             search(k + 1, probe, chosen + (Borrowing(place, r),))
         if not effects:  # borrowing only ever adds connections, so "nothing" is tried only when nothing helps
             search(k + 1, part, chosen + (Borrowing(place, None),))

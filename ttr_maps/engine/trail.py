@@ -31,6 +31,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Hashable, Iterable, Sequence
 
+from ..boardgraph import UnionFind
+
 Edge = tuple[Hashable, Hashable, int]
 
 
@@ -64,19 +66,10 @@ def longest_trail(edges: Sequence[Edge], terminals: Iterable[Hashable] = ()) -> 
 
 
 def _components(ends: list[tuple[Hashable, Hashable]]) -> list[list[int]]:
-    parent: dict[Hashable, Hashable] = {}
-
-    def find(x: Hashable) -> Hashable:
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    networks = UnionFind()
     for a, b in ends:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
+        networks.union(a, b)
+    find = networks.find
     groups: dict[Hashable, list[int]] = {}
     for i, (a, _b) in enumerate(ends):
         groups.setdefault(find(a), []).append(i)
