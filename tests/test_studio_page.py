@@ -184,3 +184,206 @@ def test_a_broken_file_shows_its_diagnostic_and_the_last_drawing(studio, paris: 
     assert f"paris-board.yaml:{line}:3: P006" in problem
     assert page.locator("#stage.stale #board svg").count() == 1  # the last good drawing, greyed
     assert studio.version() > v
+
+
+# --- the issue's bullets, one by one, through the page ------------------------------------------------
+
+ROUTE_POINT = """([i, share]) => {
+  const line = document.querySelector(`polyline[data-route='${i}']`);
+  const p = line.getPointAtLength(line.getTotalLength() * share);
+  const m = line.getScreenCTM();
+  return [p.x * m.a + p.y * m.c + m.e, p.x * m.b + p.y * m.d + m.f];
+}"""
+
+
+def _route_point(page, i: int, share: float = 0.5) -> tuple[float, float]:
+    x, y = page.evaluate(ROUTE_POINT, [i, share])
+    return x, y
+
+
+def _centre(page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def _drag(page, at: tuple[float, float], by: tuple[float, float]) -> None:
+    page.mouse.move(*at)
+    page.mouse.down()
+    page.mouse.move(at[0] + by[0] / 2, at[1] + by[1] / 2, steps=3)
+    page.mouse.move(at[0] + by[0], at[1] + by[1], steps=3)
+    page.mouse.up()
+
+
+def test_bend_points_are_added_dragged_and_removed_on_the_page(studio, paris: Path) -> None:
+    page = studio.page
+    board = paris / "paris-board.yaml"
+    routes = load(board).board.routes
+    i = next(k for k, r in enumerate(routes) if not r.bend and {r.from_, r.to} == {"louvre", "opera"})
+    page.mouse.wheel(0, -200)  # a little closer
+    x, y = _route_point(page, i, 0.5)
+    v = studio.version()
+    page.mouse.dblclick(x, y)  # the first click selects the route, the double click adds the point
+    text = _wait_file(board, lambda t: "bend:" in t)
+    bend = load(board).board.routes[i].bend
+    assert len(bend) == 1 and all(isinstance(c, float) for c in bend[0])  # [lat, lon] on this board
+    studio.wait_version(v)
+    page.wait_for_selector("circle.bend")
+    v = studio.version()
+    _drag(page, _centre(page, "circle.bend"), (25, 15))
+    moved = _wait_file(board, lambda t: t != text)
+    assert load(board).board.routes[i].bend != bend and len(load(board).board.routes[i].bend) == 1
+    studio.wait_version(v)
+    v = studio.version()
+    page.locator("circle.bend").dblclick()
+    _wait_file(board, lambda t: "bend:" not in t)
+    assert not load(board).board.routes[i].bend
+    studio.wait_version(v)
+    assert moved != text
+
+
+def test_deleting_a_route_editing_a_ticket_then_undo_and_redo(studio, paris: Path) -> None:
+    page = studio.page
+    board = paris / "paris-board.yaml"
+    before = board.read_text(encoding="utf-8")
+    loaded = load(board).board
+    i = next(k for k, r in enumerate(loaded.routes) if {r.from_, r.to} == {"louvre", "opera"})
+    page.locator(f"polyline[data-route='{i}']").dispatch_event("mousedown", {"button": 0})
+    v = studio.version()
+    page.click("#delete-route")
+    after = _wait_file(board, lambda t: t != before)
+    assert len(load(board).board.routes) == len(loaded.routes) - 1
+    assert [line for line in _diff(before, after)] == [line for line in _diff(before, after) if line.startswith("-")]  # only removed
+    studio.wait_version(v)
+    v = studio.version()
+    page.click("#undo")
+    assert _wait_file(board, lambda t: t == before) == before
+    studio.wait_version(v)
+    v = studio.version()
+    page.click("#redo")
+    assert _wait_file(board, lambda t: t == after) == after
+    studio.wait_version(v)
+
+    ticket = loaded.tickets[0]
+    names = {p.id: p.name for p in loaded.places}
+    page.locator("#tickets li", has_text=f"{names[ticket.from_]} – {names[ticket.to]}").first.click()
+    page.fill("#ticket-points", str(ticket.points + 3))
+    v = studio.version()
+    page.click("#save-ticket")
+    text = _wait_file(board, lambda t: t != after)
+    assert load(board).board.tickets[0].points == ticket.points + 3
+    assert len(_diff(after, text)) == 2  # that ticket's line, nothing else
+    studio.wait_version(v)
+
+
+def test_an_edit_over_a_file_changed_on_disk_is_refused_and_the_page_says_so(browser, paris: Path, monkeypatch) -> None:
+    import ttr_maps.studio.server as server
+
+    async def unwatched(session, live) -> None:  # the page must not hear of the save before its edit
+        return None
+
+    monkeypatch.setattr(server, "_watch", unwatched)
+    studio = Studio(browser, paris / "paris.yaml")
+    try:
+        page = studio.page
+        board = paris / "paris-board.yaml"
+        hand = board.read_text(encoding="utf-8").replace("name: Louvre,", "name: Le Louvre,")
+        board.write_text(hand, encoding="utf-8")
+        i = next(k for k, p in enumerate(load(board).board.places) if p.id == "opera")
+        v = studio.version()
+        _drag(page, _centre(page, f"circle[data-place='{i}']"), (30, 10))
+        page.wait_for_selector("#status.error", timeout=30_000)
+        assert "changed on disk" in page.inner_text("#status")
+        assert board.read_text(encoding="utf-8") == hand  # the hand edit stays, the drag was not written over it
+        studio.wait_version(v)
+        assert any("Le Louvre" in t for t in page.eval_on_selector_all("#board svg text", "ts => ts.map(t => t.textContent)"))
+        # Now the page shows the file as it is: the same drag is written, keeping the hand edit.
+        _drag(page, _centre(page, f"circle[data-place='{i}']"), (30, 10))
+        text = _wait_file(board, lambda t: t != hand)
+        assert "name: Le Louvre," in text and len(_diff(hand, text)) == 2
+    finally:
+        studio.close()
+
+
+def test_overlays_ticket_path_route_load_and_spaces_per_colour(studio, paris: Path) -> None:
+    from collections import Counter
+
+    from ttr_maps.studio.session import analysis
+
+    page = studio.page
+    loaded = load(paris / "paris.yaml")
+    tickets, load_share = analysis(loaded)
+    t = max(tickets, key=lambda t: len(t["routes"]))
+    names = {p.id: p.name for p in loaded.board.places}
+    page.locator("#tickets li", has_text=f"{names[t['from']]} – {names[t['to']]}").first.hover()
+    lit = page.eval_on_selector_all(".hit-route.path", "ls => ls.map(l => Number(l.dataset.route))")
+    assert sorted(lit) == t["routes"] and lit
+    page.mouse.move(5, 5)
+    assert page.locator(".hit-route.path").count() == 0
+    page.select_option("#overlay", "load")
+    labels = page.eval_on_selector_all("text.load-label", "ts => ts.map(t => t.textContent)")
+    assert sorted(labels) == sorted(f"{v:.1f}" for v in load_share.values() if v > 0)
+    spaces: Counter[str] = Counter()
+    for r in loaded.board.routes:
+        for c in r.tracks:
+            spaces[c] += r.length
+    rows = page.eval_on_selector_all("#colours tr", "rs => rs.map(r => [r.cells[0].textContent, Number(r.cells[1].textContent)])")
+    assert dict(rows) == dict(spaces)
+
+
+def test_severity_filter_and_a_finding_at_a_place(browser, paris: Path) -> None:
+    board = paris / "paris-board.yaml"
+    text = board.read_text(encoding="utf-8")
+    louvre = next(line for line in text.splitlines() if line.startswith("  - {id: louvre,"))
+    board.write_text(text.replace(louvre + "\n", louvre + "\n  - {id: lonely, name: Lonely, lat: 48.87, lon: 2.30}\n"), encoding="utf-8")
+    studio = Studio(browser, paris / "paris.yaml")
+    try:
+        page = studio.page
+        i = next(k for k, p in enumerate(load(board).board.places) if p.id == "lonely")
+        finding = page.locator("li.finding", has_text="G002").first
+        assert finding.get_attribute("data-place") == str(i)
+        finding.click()
+        assert page.locator(f"circle[data-place='{i}'].hl").count() == 1
+        shown = page.eval_on_selector_all("li.finding .sev-error, li.finding .sev-warning, li.finding .sev-info", "s => s.map(e => e.className)")
+        assert "sev-warning" in shown or "sev-info" in shown
+        for sev in ("error", "warning", "info"):
+            page.uncheck(f".sev[value={sev}]")
+            assert page.locator(f"li.finding .sev-{sev}").count() == 0
+            page.check(f".sev[value={sev}]")
+        assert page.locator("li.finding").count() == len(shown)
+    finally:
+        studio.close()
+
+
+def test_dragging_a_place_on_an_x_y_board_writes_x_and_y(browser, tmp_path: Path) -> None:
+    board = tmp_path / "fjordland.yaml"
+    shutil.copy(ROOT / "examples/fjordland.yaml", board)
+    before = board.read_text(encoding="utf-8")
+    studio = Studio(browser, board)
+    try:
+        page = studio.page
+        i = next(k for k, p in enumerate(load(board).board.places) if p.id == "ravenholm")
+        _drag(page, _centre(page, f"circle[data-place='{i}']"), (40, -20))
+        after = _wait_file(board, lambda t: t != before)
+        changed = _diff(before, after)
+        assert changed[0] == "-  - {id: ravenholm, name: Ravenholm, x: 3.8, y: 3.5}" and len(changed) == 2
+        place = load(board).board.places[i]
+        assert place.x > 3.8 and place.y < 3.5 and place.lat is None
+    finally:
+        studio.close()
+
+
+def test_export_buttons_and_a_simulation_with_progress(studio, paris: Path) -> None:
+    page = studio.page
+    with page.expect_download() as svg:
+        page.click("#export-svg")
+    assert Path(svg.value.path()).read_text(encoding="utf-8").startswith("<?xml")
+    assert svg.value.suggested_filename == "paris.svg"
+    with page.expect_download(timeout=300_000) as pdf:
+        page.click("#export-pdf")
+    assert Path(pdf.value.path()).read_bytes()[:5] == b"%PDF-"
+    page.once("dialog", lambda d: d.accept("2"))
+    page.click("#simulate")
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('games written to')", timeout=300_000)
+    status = page.inner_text("#status")
+    assert status.startswith("2 games written to") and "report.html" in status
+    assert (paris / "out" / "paris" / "summary.json").exists()

@@ -401,9 +401,21 @@
     e.stopPropagation();
     selected = { route: r.index };
     highlight = null;
-    drawOverlay(state.drawing);
+    markSelection();
     showPanel();
     showFindings();
+  }
+
+  // Marks the selected route and its bend points on the overlay as it is: the route's line stays the same
+  // element, so the second click of a double click (adding a bend point) lands on it.
+  function markSelection() {
+    for (const l of layer.querySelectorAll(".hit-route")) {
+      l.classList.toggle("selected", !!selected && selected.route === Number(l.dataset.route));
+      l.classList.remove("hl");
+    }
+    for (const c of layer.querySelectorAll(".hit-place.hl")) c.classList.remove("hl");
+    for (const c of layer.querySelectorAll("circle.bend")) c.remove();
+    if (selected && selected.route !== undefined) drawBends(state.drawing.routes[selected.route]);
   }
 
   function addBend(e, r) {
