@@ -123,12 +123,18 @@ def command(variant_file: str, out_dir: str, games: int, players: int | None, bo
     if not DRAWING.allows(board):
         click.echo(f"note: report.html has no heat map: the board has {size(board)}, more than the {DRAWING.text()} "
                    f"a report draws ({DOCS}#{DRAWING.anchor})", err=True)
-    best = max(summary["bots"].items(), key=lambda kv: kv[1]["win"]["rate"])
+    import html
+    import re
+
+    from ttr_maps.simulate.report import board_findings
+
     click.echo(f"{summary['meta']['games']} games written to {out_dir}: report.html, summary.json, records.jsonl")
+    for line in board_findings(summary):  # the board first: length, turn order, routes and tickets that stand out
+        click.echo("  " + html.unescape(re.sub(r"<[^>]+>", "", line)))
+    click.echo("  the bots (win rate with its 95% interval, mean score):")
     for name, b in summary["bots"].items():
         lo_, hi_ = b["win"]["ci"]
         click.echo(f"  {name:<14} wins {b['win']['rate'] * 100:5.1f}% ({lo_ * 100:.1f}-{hi_ * 100:.1f}%), mean score {b['score'].get('mean', 0):.1f}")
-    click.echo(f"  mean game length {summary['length']['turns'].get('mean', 0):.0f} turns; top bot: {best[0]}")
     _warn(abnormal_ends(summary), strict, f"games ended abnormally (the output is in {out_dir})")
 
 

@@ -150,6 +150,75 @@ def test_report_is_self_contained_and_shows_the_board(usa_run):
     assert html.count("<svg") >= 8
 
 
+def test_tickets_are_judged_against_the_published_boards(usa_run):
+    """Not fixed thresholds: each ticket's interval against the published boards' completion curve at its value."""
+    from ttr_maps.tickets.balance import completion_data, published_relation
+
+    _, s = usa_run
+    ref = s["ticket_reference"]
+    usa = next(r for r in completion_data()["runs"] if r["variant"] == "usa")
+    assert ref["diameter"] == usa["diameter"]  # the board's width as the curve was fitted with
+    curve = published_relation()
+    judged = 0
+    for t in s["tickets"]:
+        assert t["expected"] == pytest.approx(curve.rate(t["points"], ref["diameter"]), abs=1e-4)
+        if t["kept"] < ref["min_kept"]:
+            assert t["verdict"] is None
+            continue
+        judged += 1
+        lo, hi = t["completion"]["ci"]
+        assert t["verdict"] == ("too easy" if lo > t["expected"] else "too hard" if hi < t["expected"] else None)
+    assert judged >= 10
+    # A 20-point ticket is expected to be completed less often than a 5-point one.
+    assert curve.rate(20, ref["diameter"]) < curve.rate(5, ref["diameter"])
+
+
+def test_bonus_points_are_every_row_but_routes_and_tickets(usa_run):
+    _, s = usa_run
+    for b in s["bots"].values():
+        bd = b["breakdown"]
+        rest = sum(v for k, v in bd.items() if k not in ("routes", "tickets_completed", "tickets_failed"))
+        assert b["points"]["bonuses"] == pytest.approx(rest, abs=1e-3) and b["points"]["bonuses"] > 0  # USA: longest path
+
+
+def test_the_report_leads_with_the_board_and_says_what_each_bot_does(usa_run):
+    from ttr_maps.bots import BOTS
+    from ttr_maps.simulate.report import board_findings, findings
+
+    out, s = usa_run
+    html = (out / "report.html").read_text()
+    said = findings(s)
+    assert said[0].startswith("A game lasts") and "turn order" in said[1].lower()
+    assert said[: len(board_findings(s))] == board_findings(s)
+    assert not any(bot in line for line in board_findings(s) for bot in s["bots"])  # the board part names no bot
+    assert "wins most" in said[-1]
+    headings = [h.split("</h2>")[0] for h in html.split("<h2>")[1:]]
+    assert headings.index("The board: what gets claimed") < headings.index("Who wins")
+    for name in s["bots"]:
+        description = BOTS[name].description
+        assert f"<b>{name}</b>: {description[0].upper()}{description[1:]}." in html.replace("&#x27;", "'")
+
+
+def test_the_score_table_shows_the_rows_the_variant_scores_in_plain_words(usa_run):
+    from ttr_maps.load import load_variant
+    from ttr_maps.simulate.report import score_columns
+
+    out, s = usa_run
+    html = (out / "report.html").read_text()
+    table = html.split("<h2>Scores</h2>")[1].split("</table>")[0]
+    heads = [h.split("</th>")[0] for h in table.split("<th>")[1:]]
+    assert heads[:6] == ["bot", "seats", "routes", "tickets completed", "tickets failed", "longest path bonus"]
+    for unused in ("stations not built", "goods tokens", "French flags", "longest_path", "tickets_completed"):
+        assert unused not in heads
+    # Each variant's own rows: Märklin scores goods, Europe unbuilt stations, Paris French flags.
+    for stem, row in (("marklin", "goods tokens"), ("europe", "stations not built"), ("paris", "French flags")):
+        variant, _ = load_variant(str(ROOT / "maps" / "variants" / f"{stem}.yaml"))
+        assert row in [label for _, label in score_columns(s["bots"], variant)]
+    # Without the variant: the rows some bot scored in.
+    assert [k for k, _ in score_columns({"a": {"breakdown": {"routes": 3, "flags": 0, "goods": 2}}})] == [
+        "routes", "tickets_completed", "tickets_failed", "goods"]
+
+
 @pytest.mark.slow
 def test_cli_simulate_and_compare(tmp_path):
     runner = CliRunner()
@@ -157,6 +226,7 @@ def test_cli_simulate_and_compare(tmp_path):
     res = runner.invoke(cli, ["simulate", PARIS, "-n", "6", "-p", "2", "--bots", "expert,random", "--seed", "1", "-o", str(a), "-q"])
     assert res.exit_code == 0, res.output
     assert "6 games written to" in res.output and "expert" in res.output
+    assert res.output.index("A game lasts") < res.output.index("the bots") < res.output.index("expert")  # the board first
     res = runner.invoke(cli, ["simulate", PARIS, "-n", "6", "-p", "2", "--bots", "expert,random", "--seed", "2", "-o", str(b), "-q"])
     assert res.exit_code == 0, res.output
     # Writing again into a previous output is fine.

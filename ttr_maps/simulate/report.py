@@ -46,16 +46,73 @@ def _ci(rate: dict | None) -> str:
     return f"{_pct(rate['rate'])} <span class='note'>({_pct(rate['ci'][0])}–{_pct(rate['ci'][1])})</span>"
 
 
+#: Score sheet rows in plain words, in the score sheet's order (`ttr-maps score` names them alike).
+SCORE_ROWS = (
+    ("routes", "routes"),
+    ("tickets_completed", "tickets completed"),
+    ("tickets_failed", "tickets failed"),
+    ("longest_path", "longest path bonus"),
+    ("most_tickets", "most tickets bonus"),
+    ("stations", "stations not built"),
+    ("goods", "goods tokens"),
+    ("flags", "French flags"),
+    ("two_paths", "two-paths bonus"),
+    ("most_routes", "most routes bonus"),
+)
+
+
+def score_columns(bots: dict, variant: Variant | None = None) -> list[tuple[str, str]]:
+    """The score rows this variant has (routes and tickets always; a bonus only where the variant sets it),
+    as (key, plain name); without the variant, the rows any bot scored points in."""
+    if variant is not None:
+        bonuses = variant.scoring.bonuses
+        used = {
+            "longest_path": bonuses.longest_path > 0,
+            "most_tickets": bonuses.most_tickets > 0,
+            "stations": variant.stations.count > 0,
+            "goods": bonuses.goods,
+            "flags": variant.flags.points > 0,
+            "two_paths": bonuses.two_paths > 0,
+            "most_routes": bool(bonuses.most_routes),
+        }
+    else:
+        used = {k: any(b["breakdown"].get(k, 0) for b in bots.values()) for k, _ in SCORE_ROWS}
+    known = {k for k, _ in SCORE_ROWS}
+    rows = [(k, label) for k, label in SCORE_ROWS if k in ("routes", "tickets_completed", "tickets_failed") or used.get(k)]
+    # a row a newer engine scores that this list does not know yet: shown under its own name
+    rows += [(k, k.replace("_", " ")) for k in sorted({k for b in bots.values() for k in b["breakdown"]} - known)]
+    return rows
+
+
+def bot_sentence(name: str) -> str:
+    """What a bot does, in a sentence (its registry description)."""
+    from ..bots import BOTS
+
+    cls = BOTS.get(name.split(":")[0])
+    return f"{cls.description[0].upper()}{cls.description[1:]}." if cls is not None and cls.description else "A bot not in this ttr-maps' registry."
+
+
+def _ticket_name(t: dict) -> str:
+    return f"{t['from']}–{t['to']} ({t['points']} points)"
+
+
 def findings(s: dict) -> list[str]:
-    """A few sentences a designer reads first."""
+    """A few sentences a designer reads first: the board (game length, the turn order, the routes and
+    tickets that stand out, what went wrong), then the bots (HTML)."""
+    return board_findings(s) + bot_findings(s)
+
+
+def board_findings(s: dict) -> list[str]:
+    """The sentences about the board: game length, the turn order, routes and tickets that stand out, what went wrong (HTML)."""
     out = []
     meta = s["meta"]
     n = meta["players"]
-    bots = s["bots"]
-    if bots:
-        best = max(bots.items(), key=lambda kv: kv[1]["win"]["rate"])
-        out.append(f"<b>{escape(best[0])}</b> wins most: {_pct(best[1]['win']['rate'])} of its seats "
-                   f"(95% interval {_pct(best[1]['win']['ci'][0])}–{_pct(best[1]['win']['ci'][1])}; an even share is {_pct(1 / n)}).")
+    L = s["length"]
+    ends = s["end"]
+    if L["turns"].get("n"):
+        how = ", ".join(f"{v} by {k}" for k, v in ends.items() if v)
+        out.append(f"A game lasts {L['turns']['mean']:.0f} turns on average ({L['rounds']['mean']:.1f} rounds; "
+                   f"middle half {L['turns']['q1']:.0f}–{L['turns']['q3']:.0f} turns)" + (f"; games ended {escape(how)}." if how else "."))
     seats = s["seats"]
     if seats:
         fair = 1 / n
@@ -64,24 +121,50 @@ def findings(s: dict) -> list[str]:
             parts = ", ".join(f"{_ordinal(x['seat'] + 1)} player {_pct(x['win']['rate'])}" for x in skew)
             out.append(f"Turn order matters: {parts} (outside the 95% interval around an even {_pct(fair)}).")
         else:
-            out.append(f"No place in the turn order wins significantly more or less than an even {_pct(fair)}.")
-    L = s["length"]
-    if L["turns"].get("n"):
-        out.append(f"A game lasts {L['turns']['mean']:.0f} turns on average ({L['rounds']['mean']:.1f} rounds; "
-                   f"middle half {L['turns']['q1']:.0f}–{L['turns']['q3']:.0f} turns).")
-    easy = [t for t in s["tickets"] if t["verdict"] == "too easy"]
-    hard = [t for t in s["tickets"] if t["verdict"] == "too hard"]
-    if easy or hard:
-        out.append(f"{len(easy)} ticket(s) look too easy (completed ≥ 90%) and {len(hard)} too hard (≤ 50%), among those kept at least 10 times.")
+            out.append(f"The seats are balanced: no place in the turn order wins significantly more or less than an even {_pct(fair)}.")
+    routes = {r["route"]: r for r in s["routes"]}
+    always = sorted((r for r in s["routes"] if r["claimed"]["rate"] >= 0.9), key=lambda r: (-r["claimed"]["rate"], r["route"]))
+    if always:
+        out.append(f"{len(always)} route(s) claimed in at least 90% of games: " +
+                   escape(", ".join(f"{r['from']}–{r['to']} {_pct(r['claimed']['rate'])}" for r in always[:5])) + (", …" if len(always) > 5 else "") + ".")
+    contested = [routes[rid] for rid in s["contested"][:3] if rid in routes]
+    if contested:
+        out.append("Most contested (claimed early, on other players' tickets): " +
+                   escape(", ".join(f"{r['from']}–{r['to']}" for r in contested)) + ".")
     if s["never_claimed"]:
         out.append(f"{len(s['never_claimed'])} route(s) were never claimed: {escape(', '.join(s['never_claimed'][:8]))}{'…' if len(s['never_claimed']) > 8 else ''}.")
     else:
         out.append("Every route was claimed in at least one game.")
+    easy = sorted((t for t in s["tickets"] if t["verdict"] == "too easy"), key=lambda t: t["expected"] - t["completion"]["rate"])
+    hard = sorted((t for t in s["tickets"] if t["verdict"] == "too hard"), key=lambda t: t["completion"]["rate"] - t["expected"])
+    ref = s.get("ticket_reference") or {}
+    judged = sum(1 for t in s["tickets"] if t["kept"] >= ref.get("min_kept", 10) and t.get("expected") is not None)
+    if judged:
+        def some(group: list[dict]) -> str:
+            return escape(", ".join(f"{_ticket_name(t)} {_pct(t['completion']['rate'])} vs {_pct(t['expected'])}" for t in group[:3])) + (", …" if len(group) > 3 else "")
+
+        sentence = (f"Tickets against the published boards (what they complete of a ticket worth as much on a board this size): "
+                    f"of {judged} kept at least {ref.get('min_kept', 10)} times, {len(easy)} are completed more often than their points say")
+        sentence += f" ({some(easy)})" if easy else ""
+        sentence += f" and {len(hard)} less often" + (f" ({some(hard)})" if hard else "") + "."
+        out.append(sentence)
     cases = [f"{name} in {c['games']} game(s)" for name, c in s["open_cases"].items() if c["open_case"] and c["games"]]
     out.append("Situations the rulebooks do not settle: " + (", ".join(cases) if cases else "none occurred") + ".")
-    ends = s["end"]
     if ends.get("capped"):
         out.append(f"<span class='hard'>{ends['capped']} game(s) hit the action cap and were stopped.</span>")
+    return out
+
+
+def bot_findings(s: dict) -> list[str]:
+    """The sentence about the bots: which wins most, and what that says (HTML)."""
+    out = []
+    n = s["meta"]["players"]
+    bots = s["bots"]
+    if len(bots) > 1:
+        best = max(bots.items(), key=lambda kv: kv[1]["win"]["rate"])
+        out.append(f"Of the bots, <b>{escape(best[0])}</b> wins most: {_pct(best[1]['win']['rate'])} of its seats "
+                   f"(95% interval {_pct(best[1]['win']['ci'][0])}–{_pct(best[1]['win']['ci'][1])}; an even share is {_pct(1 / n)}); "
+                   f"the bots play differently well, so this says which way of playing pays on this board, not that it is unfair.")
     return out
 
 
@@ -97,74 +180,6 @@ def build_report(summary: dict, board: Board | None = None, variant: Variant | N
              f"seed {meta['seed']}. Board: {escape(meta['board_title'])}. Variant file: <code>{escape(str(meta.get('variant', '')))}</code>. "
              f"ttr-maps {escape(str(meta.get('version', '')))}.</p>")
     h.append("<h2>What stands out</h2><ul class='findings'>" + "".join(f"<li>{x}</li>" for x in findings(s)) + "</ul>")
-
-    # ---- winning
-    bots = s["bots"]
-    names = list(bots)
-    h.append("<h2>Who wins</h2><div class='grid'>")
-    items = [(b, bots[b]["win"]["rate"], *bots[b]["win"]["ci"]) for b in names]
-    h.append("<div class='card'>" + plots.rate_bars(items, "Win rate per bot (95% Wilson interval)", reference=1 / n) + "</div>")
-    items = [(f"{_ordinal(x['seat'] + 1)} player", x["win"]["rate"], *x["win"]["ci"]) for x in s["seats"]]
-    rule = variant.players.first if variant is not None else "seat-0"
-    first = "seat 1 plays first" if rule == "seat-0" else "the first player is drawn each game"
-    h.append("<div class='card'>" + plots.rate_bars(items, f"Win rate by turn order ({first})", reference=1 / n,
-                                                    colors=["#76b7b2"] * len(items)) + "</div>")
-    h.append("</div><p class='note'>A shared win counts 1/k for each of the k winners. The dashed line is an even share. "
-             "Each bot's rate is over the seats it played.</p>")
-
-    # ---- scores
-    h.append("<h2>Scores</h2><div class='grid'>")
-    h.append("<div class='card'>" + plots.box_plots([(b, bots[b]["score"]) for b in names], "Final score per bot (box: middle half, line: median, dot: mean)") + "</div>")
-    series = [
-        ("routes", [bots[b]["points"]["routes"] for b in names], "#4e79a7"),
-        ("tickets (net)", [bots[b]["points"]["tickets"] for b in names], "#f28e2b"),
-        ("bonuses", [bots[b]["points"]["bonuses"] for b in names], "#59a14f"),
-    ]
-    h.append("<div class='card'>" + plots.grouped_bars(names, series, "Where the points come from (mean per game)", width=520, ylabel="points") + "</div>")
-    h.append("</div>")
-    keys = sorted({k for b in names for k in bots[b]["breakdown"]})
-    h.append("<table><tr><th>bot</th><th>seats</th>" + "".join(f"<th>{escape(k)}</th>" for k in keys) +
-             "<th>tickets kept</th><th>completed</th><th>ticket draws</th><th>trains left</th></tr>")
-    for b in names:
-        x = bots[b]
-        h.append(f"<tr><td>{escape(b)}</td><td class='num'>{x['seats']}</td>" +
-                 "".join(f"<td class='num'>{x['breakdown'].get(k, 0):.1f}</td>" for k in keys) +
-                 f"<td class='num'>{x['tickets_kept']:.2f}</td><td class='num'>{_ci(x['tickets_completed'])}</td>"
-                 f"<td class='num'>{x['ticket_draws']:.2f}</td><td class='num'>{x['trains_left'].get('mean', 0):.1f}</td></tr>")
-    h.append("</table>")
-
-    # ---- length
-    L = s["length"]
-    h.append("<h2>Game length</h2><div class='grid'>")
-    h.append("<div class='card'>" + plots.histogram(L["turns_histogram"], "Turns per game", xlabel="turns (all players)") + "</div>")
-    h.append("<div class='card'>" + plots.histogram(L["rounds_histogram"], "Rounds per game", xlabel="rounds", color="#59a14f") + "</div>")
-    h.append("</div>")
-    ends = ", ".join(f"{escape(k)}: {v}" for k, v in s["end"].items())
-    h.append(f"<p class='note'>How games ended: {ends} (trains: a player's trains ran low; all-passed: nobody could act; capped: stopped by the action cap). "
-             f"Mean actions per game {L['actions'].get('mean', 0):.0f}.</p>")
-
-    # ---- tickets
-    h.append("<h2>Tickets</h2>")
-    h.append("<div class='grid'>")
-    for label, group in (("pile", s["piles"]), ("deck", s["decks"])):
-        items = [(k, v["completion"]["rate"], *v["completion"]["ci"]) for k, v in group.items() if v["completion"]]
-        if items:
-            h.append("<div class='card'>" + plots.rate_bars(items, f"Completion rate per {label}", colors=["#f28e2b"] * len(items)) + "</div>")
-    h.append("</div>")
-    h.append("<p class='note'>Completion = kept tickets that were completed. <span class='easy'>too easy</span>: ≥ 90% completed; "
-             "<span class='hard'>too hard</span>: ≤ 50% (judged only for tickets kept at least 10 times). "
-             "Kept at setup and later are counted together; returned = offered but not kept.</p>")
-    rows = sorted(s["tickets"], key=lambda t: (t["completion"]["rate"] if t["completion"] else 2, t["ticket"]))
-    h.append("<div class='scroll'><table><tr><th>ticket</th><th>points</th><th>pile</th><th>kept</th><th>returned</th><th>completed</th><th></th><th>verdict</th></tr>")
-    for t in rows:
-        comp = t["completion"]
-        bar = f"<span class='bar' style='width:{comp['rate'] * 80:.0f}px'></span>" if comp else ""
-        verdict = t["verdict"] or ""
-        cls = "easy" if verdict == "too easy" else ("hard" if verdict == "too hard" else "")
-        h.append(f"<tr><td>{escape(t['from'])} – {escape(t['to'])}</td><td class='num'>{t['points']}</td><td>{escape(t['pile'])}</td>"
-                 f"<td class='num'>{t['kept']}</td><td class='num'>{t['returned']}</td><td class='num'>{_ci(comp)}</td><td>{bar}</td>"
-                 f"<td class='{cls}'>{verdict}</td></tr>")
-    h.append("</table></div>")
 
     # ---- the board
     h.append("<h2>The board: what gets claimed</h2>")
@@ -190,6 +205,81 @@ def build_report(summary: dict, board: Board | None = None, variant: Variant | N
     places = sorted(s["places"], key=lambda p: (-p["touched"]["rate"], p["place"]))
     h.append("<h3>Places reached</h3><p class='note'>" + " · ".join(
         f"{escape(p['name'])} {_pct(p['touched']['rate'])}" + (f" ({p['stations']:.2f} stations/game)" if p["stations"] else "") for p in places) + "</p>")
+
+    # ---- length
+    L = s["length"]
+    h.append("<h2>Game length</h2><div class='grid'>")
+    h.append("<div class='card'>" + plots.histogram(L["turns_histogram"], "Turns per game", xlabel="turns (all players)") + "</div>")
+    h.append("<div class='card'>" + plots.histogram(L["rounds_histogram"], "Rounds per game", xlabel="rounds", color="#59a14f") + "</div>")
+    h.append("</div>")
+    ends = ", ".join(f"{escape(k)}: {v}" for k, v in s["end"].items())
+    h.append(f"<p class='note'>How games ended: {ends} (trains: a player's trains ran low; all-passed: nobody could act; capped: stopped by the action cap). "
+             f"Mean actions per game {L['actions'].get('mean', 0):.0f}.</p>")
+
+    # ---- tickets
+    h.append("<h2>Tickets</h2>")
+    h.append("<div class='grid'>")
+    for label, group in (("pile", s["piles"]), ("deck", s["decks"])):
+        items = [(k, v["completion"]["rate"], *v["completion"]["ci"]) for k, v in group.items() if v["completion"]]
+        if items:
+            h.append("<div class='card'>" + plots.rate_bars(items, f"Completion rate per {label}", colors=["#f28e2b"] * len(items)) + "</div>")
+    h.append("</div>")
+    ref = s.get("ticket_reference") or {}
+    h.append("<p class='note'>Completion = kept tickets that were completed. Expected = what the published boards complete of a ticket "
+             f"worth as many points on a board {ref.get('diameter', '?')} spaces across (a curve fitted on the bundled editions' own simulated games, "
+             "4 players, the default bots: ttr_maps/tickets/completion.json). <span class='easy'>too easy</span>: the ticket's 95% interval lies "
+             "wholly above that, so it is worth fewer points; <span class='hard'>too hard</span>: wholly below, worth more "
+             f"(judged only for tickets kept at least {ref.get('min_kept', 10)} times). "
+             "Kept at setup and later are counted together; returned = offered but not kept.</p>")
+    rows = sorted(s["tickets"], key=lambda t: (t["completion"]["rate"] if t["completion"] else 2, t["ticket"]))
+    h.append("<div class='scroll'><table><tr><th>ticket</th><th>points</th><th>pile</th><th>kept</th><th>returned</th><th>completed</th><th></th>"
+             "<th>expected</th><th>verdict</th></tr>")
+    for t in rows:
+        comp = t["completion"]
+        bar = f"<span class='bar' style='width:{comp['rate'] * 80:.0f}px'></span>" if comp else ""
+        verdict = t["verdict"] or ""
+        cls = "easy" if verdict == "too easy" else ("hard" if verdict == "too hard" else "")
+        h.append(f"<tr><td>{escape(t['from'])} – {escape(t['to'])}</td><td class='num'>{t['points']}</td><td>{escape(t['pile'])}</td>"
+                 f"<td class='num'>{t['kept']}</td><td class='num'>{t['returned']}</td><td class='num'>{_ci(comp)}</td><td>{bar}</td>"
+                 f"<td class='num'>{_pct(t.get('expected'))}</td><td class='{cls}'>{verdict}</td></tr>")
+    h.append("</table></div>")
+
+    # ---- winning
+    bots = s["bots"]
+    names = list(bots)
+    h.append("<h2>Who wins</h2><div class='grid'>")
+    items = [(b, bots[b]["win"]["rate"], *bots[b]["win"]["ci"]) for b in names]
+    h.append("<div class='card'>" + plots.rate_bars(items, "Win rate per bot (95% Wilson interval)", reference=1 / n) + "</div>")
+    items = [(f"{_ordinal(x['seat'] + 1)} player", x["win"]["rate"], *x["win"]["ci"]) for x in s["seats"]]
+    rule = variant.players.first if variant is not None else "seat-0"
+    first = "seat 1 plays first" if rule == "seat-0" else "the first player is drawn each game"
+    h.append("<div class='card'>" + plots.rate_bars(items, f"Win rate by turn order ({first})", reference=1 / n,
+                                                    colors=["#76b7b2"] * len(items)) + "</div>")
+    h.append("</div><p class='note'>A shared win counts 1/k for each of the k winners. The dashed line is an even share. "
+             "Each bot's rate is over the seats it played.</p>")
+    h.append("<h3>The bots</h3><ul class='findings'>" + "".join(f"<li><b>{escape(b)}</b>: {escape(bot_sentence(b))}</li>" for b in names) + "</ul>")
+
+    # ---- scores
+    h.append("<h2>Scores</h2><div class='grid'>")
+    h.append("<div class='card'>" + plots.box_plots([(b, bots[b]["score"]) for b in names], "Final score per bot (box: middle half, line: median, dot: mean)") + "</div>")
+    series = [
+        ("routes", [bots[b]["points"]["routes"] for b in names], "#4e79a7"),
+        ("tickets (net)", [bots[b]["points"]["tickets"] for b in names], "#f28e2b"),
+        ("bonuses", [bots[b]["points"]["bonuses"] for b in names], "#59a14f"),
+    ]
+    h.append("<div class='card'>" + plots.grouped_bars(names, series, "Where the points come from (mean per game)", width=520, ylabel="points") + "</div>")
+    h.append("</div>")
+    columns = score_columns(bots, variant)
+    h.append("<table><tr><th>bot</th><th>seats</th>" + "".join(f"<th>{escape(label)}</th>" for _, label in columns) +
+             "<th>tickets kept</th><th>completed</th><th>ticket draws</th><th>trains left</th></tr>")
+    for b in names:
+        x = bots[b]
+        h.append(f"<tr><td>{escape(b)}</td><td class='num'>{x['seats']}</td>" +
+                 "".join(f"<td class='num'>{x['breakdown'].get(k, 0):.1f}</td>" for k, _ in columns) +
+                 f"<td class='num'>{x['tickets_kept']:.2f}</td><td class='num'>{_ci(x['tickets_completed'])}</td>"
+                 f"<td class='num'>{x['ticket_draws']:.2f}</td><td class='num'>{x['trains_left'].get('mean', 0):.1f}</td></tr>")
+    h.append("</table><p class='note'>Mean points per game from each row of the score sheet (only the rows this variant scores), "
+             "then tickets kept per game, the share of them completed, ticket draws per game and trains left at the end.</p>")
 
     # ---- colours
     h.append("<h2>Colour demand and supply</h2>")

@@ -16,8 +16,9 @@ if TYPE_CHECKING:
 
 SUMMARY_FORMAT = "ttr-simulate-summary/1"
 Z95 = 1.959963984540054
-BONUS_KEYS = ("longest_path", "most_tickets", "stations", "goods", "flags")
-EASY, HARD = 0.9, 0.5  # completion rates that mark a ticket too easy / too hard
+#: The score rows that are not bonuses: every other row of a score sheet (longest path, stations, goods, flags,
+#: two paths, most routes ...) counts as a bonus.
+NOT_BONUS = ("routes", "tickets_completed", "tickets_failed")
 MIN_KEPT = 10  # a ticket judged easy or hard was kept at least this often
 
 
@@ -184,7 +185,7 @@ def summarize(records: Iterable[dict], game: Game, meta: dict) -> dict:
         seats = b["seats"]
         bd = {k: _r(v / seats, 3) for k, v in b["breakdown"].items()}
         tickets_net = bd.get("tickets_completed", 0) + bd.get("tickets_failed", 0)
-        bonuses = sum(bd.get(k, 0) for k in BONUS_KEYS)
+        bonuses = sum(v for k, v in bd.items() if k not in NOT_BONUS)
         bot_out[name] = {
             "seats": seats,
             "win": _rate(b["wins"], seats),
@@ -201,7 +202,8 @@ def summarize(records: Iterable[dict], game: Game, meta: dict) -> dict:
         }
     seat_out = [{"seat": s, "win": _rate(seat_wins[s], games)} for s in range(n)]
 
-    # ---- tickets
+    # ---- tickets: judged against what the published boards give a ticket of the same value
+    relation, diameter = _published_relation(game)
     tickets = []
     per_pile: dict[str, dict] = {}
     per_deck: dict[str, dict] = {}
@@ -223,11 +225,12 @@ def summarize(records: Iterable[dict], game: Game, meta: dict) -> dict:
             "returned": ticket_returned[k],
             "completed": done,
             "completion": _rate(done, kept) if kept else None,
+            "expected": _r(relation.rate(tk.points, diameter)) if diameter else None,
             "verdict": None,
         }
-        if kept >= MIN_KEPT:
-            rate = done / kept
-            entry["verdict"] = "too easy" if rate >= EASY else ("too hard" if rate <= HARD else None)
+        if kept >= MIN_KEPT and entry["expected"] is not None:
+            lo, hi = entry["completion"]["ci"]
+            entry["verdict"] = "too easy" if lo > entry["expected"] else ("too hard" if hi < entry["expected"] else None)
         tickets.append(entry)
         for group, key in ((per_pile, pile), *((per_deck, d) for d in tk.decks)):
             agg = group.setdefault(key, {"tickets": 0, "kept": 0, "completed": 0, "returned": 0})
@@ -329,6 +332,7 @@ def summarize(records: Iterable[dict], game: Game, meta: dict) -> dict:
         "end": dict(sorted(ends.items())),
         "tie_breaks": dict(sorted(tie_breaks.items())),
         "tickets": tickets,
+        "ticket_reference": {"diameter": diameter, "relation": {"a": relation.a, "b": relation.b}, "min_kept": MIN_KEPT},
         "piles": per_pile,
         "decks": per_deck,
         "routes": routes,
@@ -339,3 +343,12 @@ def summarize(records: Iterable[dict], game: Game, meta: dict) -> dict:
         "cards_blind": _r(blind / g, 3),
         "open_cases": open_cases,
     }
+
+
+def _published_relation(game: Game):
+    """The published boards' completion curve (ttr_maps/tickets/completion.json: completion rate by ticket value /
+    board diameter, measured on the bundled editions' simulated games) and this board's diameter in spaces."""
+    from ..checks.context import Context
+    from ..tickets.balance import published_relation
+
+    return published_relation(), Context(game.board, game.variant).diameter_estimate

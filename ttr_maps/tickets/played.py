@@ -84,7 +84,7 @@ def table(a: dict[str, Any], b: dict[str, Any], label_a: str, label_b: str) -> s
         (f"completion per ticket (kept {MIN_KEPT}+ times): lowest / median / highest",
          lambda f: f"{pct(f['rate_lowest'])} / {pct(f['rate_median'])} / {pct(f['rate_highest'])}"),
         ("spread of the tickets' completion (sd)", lambda f: "–" if f["rate_sd"] is None else f"{f['rate_sd']:.3f}"),
-        ("simulate's \"too easy\" (≥ 90%) / \"too hard\" (≤ 50%) tickets", lambda f: f"{f['too_easy']} / {f['too_hard']}"),
+        ("simulate's \"too easy\" / \"too hard\" tickets (interval wholly above / below the published curve)", lambda f: f"{f['too_easy']} / {f['too_hard']}"),
         ("tickets out of line with the published curve (balance's test)", lambda f: f"{f['out_of_line']} of {f['tickets']}"),
         ("mean gap to the curve (kept-weighted)", lambda f: f"{f['gap']:.3f}"),
         ("ticket points per seat: " + " / ".join(names), lambda f: per_bot(f, "ticket_points", lambda x: f"{x:.1f}")),
