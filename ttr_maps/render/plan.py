@@ -331,9 +331,10 @@ def _plan_routes(
         groups.setdefault(tuple(sorted(((r.from_, ea), (r.to, eb)), key=lambda e: (e[0], e[1] or ""))), []).append(r)
     bundles = list(groups)
     keys = [(a[0], b[0]) for a, b in bundles]
-    options: list[list[tuple[float, RoutePlan]]] = []
-    for key, bundle in zip(keys, bundles):
-        options.append(_candidates(key, groups[bundle], pos, to_mm, car, clear, space_width, track_gap, layout))
+    lines = [_candidates(key, groups[bundle], pos, to_mm, car, clear, space_width, track_gap, layout) for key, bundle in zip(keys, bundles)]
+    laid = iter(lay_routes([(key, groups[bundle], line, shape) for key, bundle, ls in zip(keys, bundles, lines) for _, shape, line in ls],
+                           car, clear, space_width, track_gap))
+    options: list[list[tuple[float, RoutePlan]]] = [[(pref, next(laid)) for pref, _, _ in ls] for ls in lines]
 
     place_index = {pp.place.id: i for i, pp in enumerate(places)}
     markers = shapely.buffer(shapely.points([(pp.x, pp.y) for pp in places]), [pp.radius * 1.3 for pp in places], quad_segs=4)
@@ -472,8 +473,8 @@ def _candidates(
     space_width: float,
     track_gap: float,
     layout: Layout,
-) -> list[tuple[float, RoutePlan]]:
-    """(preference cost, plan) for each shape this group may take."""
+) -> list[tuple[float, str, list[tuple[float, float]]]]:
+    """(preference cost, shape, line) for each shape this group may take."""
     first = members[0]
     pa, pb = (to_mm(*e) for e in layout.route_ends(first))
     n = max(r.length for r in members)
@@ -500,7 +501,7 @@ def _candidates(
             for more, pref in _ROUNDER:
                 rounder = min(theta * more, 1.5 * math.pi)
                 lines += [(pref, "arc", arc_points(pa, pb, rounder, side)) for side in (1, -1)]
-    return [(pref, lay_route(key, members, line, shape, car, clear, space_width, track_gap)) for pref, shape, line in lines]
+    return [(pref, shape, line) for pref, shape, line in lines]
 
 
 def lay_route(
@@ -518,6 +519,95 @@ def lay_route(
         spaces, rail = _spaces(poly, route, color, shift, clear, car, shape != "straight")
         tracks.append(TrackPlan(route, color, spaces, rail, shift))
     return RoutePlan(key, shape, [(p[0], p[1]) for p in poly.points], tracks)
+
+
+def lay_routes(
+    specs: list[tuple[tuple[str, str], list[Route], list[tuple[float, float]], str]],
+    car: float, clear: float, space_width: float, track_gap: float,
+) -> list[RoutePlan]:
+    """`lay_route` for many (key, members, line, shape) at once, without rails: the look-ups along every line in one
+    array computation (the router lays out every candidate shape of every route)."""
+    out: list[RoutePlan | None] = [None] * len(specs)
+    batch = []
+    for i, (key, members, line, shape) in enumerate(specs):
+        if 2 <= len(line) <= 64:
+            batch.append(i)
+        else:
+            out[i] = lay_route(key, members, line, shape, car, clear, space_width, track_gap)
+    if batch:
+        width = max(len(specs[i][2]) for i in batch)
+        pts = np.full((len(batch), width, 2), np.nan)
+        npts = np.array([len(specs[i][2]) for i in batch], dtype=np.int64)
+        for r, i in enumerate(batch):
+            pts[r, : npts[r]] = specs[i][2]
+        seg = np.hypot(pts[:, 1:, 0] - pts[:, :-1, 0], pts[:, 1:, 1] - pts[:, :-1, 1])
+        valid = np.arange(width - 1)[None, :] < (npts - 1)[:, None]
+        # A line with repeated points is laid out one by one (Polyline drops them).
+        repeated = (valid & ~(seg > 1e-9)).any(axis=1)
+        cum = np.concatenate([np.zeros((len(batch), 1)), np.cumsum(np.where(valid, seg, 0.0), axis=1)], axis=1)
+        length = cum[np.arange(len(batch)), npts - 1]
+        cum[np.arange(width)[None, :] >= npts[:, None]] = np.inf
+        spacing = space_width + track_gap
+        rows, along, shifts, curved = [], [], [], []  # one entry per space
+        plans: list[tuple[int, list[tuple[Route, str, float, int]]]] = []
+        for r, i in enumerate(batch):
+            key, members, line, shape = specs[i]
+            if repeated[r]:
+                out[i] = lay_route(key, members, line, shape, car, clear, space_width, track_gap)
+                continue
+            tracks_spec = [(rt, c) for rt in members for c in rt.tracks]
+            count = len(tracks_spec)
+            total = float(length[r])
+            tracks = []
+            for k, (route, color) in enumerate(tracks_spec):
+                shift = ((count - 1) / 2 - k) * spacing
+                n = route.length
+                pitch = max((total - 2 * clear) / n, car * 0.3)
+                start = (total - pitch * n) / 2
+                rows += [r] * n
+                along.append(start + pitch * (np.arange(n) + 0.5))
+                shifts += [shift] * n
+                curved += [shape != "straight"] * n
+                tracks.append((route, color, shift, n))
+            plans.append((i, tracks))
+        if plans:
+            row = np.array(rows, dtype=np.int64)
+            s = np.concatenate(along)
+            shift_arr = np.array(shifts)
+
+            def poses(s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                s = np.minimum(np.maximum(s, 0.0), length[row])
+                c = cum[row]
+                j = np.minimum(np.maximum((c < s[:, None]).sum(axis=1), 1), npts[row] - 1)
+                a, b = pts[row, j - 1], pts[row, j]
+                c0, c1 = c[np.arange(len(s)), j - 1], c[np.arange(len(s)), j]
+                span = c1 - c0
+                t = np.divide(s - c0, span, out=np.zeros_like(s), where=span > 0)
+                return a[:, 0] + (b[:, 0] - a[:, 0]) * t, a[:, 1] + (b[:, 1] - a[:, 1]) * t, np.arctan2(b[:, 1] - a[:, 1], b[:, 0] - a[:, 0])
+
+            px, py, angle = poses(s)
+            bent = np.array(curved, dtype=bool)
+            if bent.any():
+                ax, ay, _ = poses(s - car * 0.4)
+                bx, by, _ = poses(s + car * 0.4)
+                dx, dy = bx - ax, by - ay
+                tangent = np.where(np.hypot(dx, dy) < 1e-9, angle, np.arctan2(dy, dx))
+                angle = np.where(bent, tangent, angle)
+            xs = (px + np.sin(angle) * shift_arr).tolist()
+            ys = (py - np.cos(angle) * shift_arr).tolist()
+            degs = ((np.degrees(angle) + 90) % 180 - 90).tolist()
+            q = 0
+            for i, tracks in plans:
+                key, members, line, shape = specs[i]
+                laid = []
+                for route, color, shift, n in tracks:
+                    ferry = min(route.ferry, n)
+                    locos = {round((j + 0.5) * n / ferry - 0.5) for j in range(ferry)} if ferry else set()
+                    spaces = [SpacePlan(xs[q + j], ys[q + j], degs[q + j], color, j in locos, route.tunnel) for j in range(n)]
+                    q += n
+                    laid.append(TrackPlan(route, color, spaces, [], shift))
+                out[i] = RoutePlan(key, shape, [(p[0], p[1]) for p in line], laid)
+    return out  # type: ignore[return-value]
 
 
 def _spaces(
