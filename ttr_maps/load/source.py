@@ -287,6 +287,11 @@ class _YamlReader:
             mark = e.problem_mark or e.context_mark
             pos = (mark.line + 1, mark.column + 1) if mark else (1, 1)
             problem = e.problem or e.context or "invalid syntax"
+            if "maximum nesting depth" in problem:
+                # PyYAML >= 6.0.3 stops its scanner at 1,000 levels, before our own limit is reached:
+                # runs of brackets are scanned ahead of the events we count.
+                self.src.add(pos, "P007", f"the file is nested too deeply (limit {MAX_DEPTH} levels); a board needs only a few")
+                raise _Stop from None
             context = f" ({e.context})" if e.context and e.problem else ""
             hint = "check the indentation, colons and brackets here"
             if "escape" in problem:
