@@ -34,7 +34,8 @@ ROWS = (
 @click.argument("position", type=click.Path(dir_okay=True, path_type=str))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="A table for people, or JSON.")
 def command(position: str, fmt: str) -> None:
-    """Final scoring of a finished game written as a position file (see docs/scoring.md).
+    """Final scoring of a finished game: a position file (see docs/scoring.md), or a state file of a
+    game played to its end (`ttr-maps play`, `ttr-maps state apply`, a simulate record).
 
     Prints each player's points by kind, the longest trail, which tickets were
     completed, what each station borrowed, and the winner(s) after tie-breaks.
@@ -44,6 +45,9 @@ def command(position: str, fmt: str) -> None:
     from ttr_maps.engine.position_file import load_position
     from ttr_maps.engine.scoring import ScoringError, final_score
 
+    if _is_state_file(position):
+        _score_state_file(position, fmt)
+        return
     loaded = load_position(position)
     problems = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
     if problems or not loaded.ok:
@@ -59,6 +63,49 @@ def command(position: str, fmt: str) -> None:
         sheet = final_score(loaded.variant, loaded.board, loaded.position)
     except ScoringError as e:
         raise click.ClickException(f"{position}: {e}") from None
+    if fmt == "json":
+        click.echo(json.dumps(_as_json(loaded, sheet), indent=2, ensure_ascii=False))
+    else:
+        click.echo(_as_text(loaded, sheet))
+
+
+def _is_state_file(path: str) -> bool:
+    """Does `path` start like a ttr-state file (a quick look; the reader checks the rest)?"""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return "ttr-state/" in head
+
+
+def _score_state_file(path: str, fmt: str) -> None:
+    """The final score of the game a state file holds, once it is over (the engine's own score sheet)."""
+    from types import SimpleNamespace
+
+    from ttr_maps.diagnostics import LoadError
+    from ttr_maps.engine.scoring import ScoringError
+    from ttr_maps.engine.statefile import StateFileError, load_state
+
+    try:
+        state = load_state(path)
+    except (StateFileError, LoadError) as exc:
+        diagnostics = exc.diagnostics
+        if fmt == "json":
+            click.echo(render("json", diagnostics))
+        else:
+            click.echo(render("text", diagnostics) if diagnostics else f"{path}: {exc}", err=True)
+        raise SystemExit(1) from None
+    if not state.is_terminal():
+        raise click.ClickException(
+            f"{path}: the game is not over ({len(state.history)} actions played), so it has no final score; "
+            f"`ttr-maps state show {path}` shows where it stands, `ttr-maps play {path}` continues it")
+    try:
+        sheet = state.score_sheet()
+    except ScoringError as e:
+        raise click.ClickException(f"{path}: {e}") from None
+    game = state.game
+    loaded = SimpleNamespace(variant=game.variant, board=game.board, path=path, diagnostics=[])
     if fmt == "json":
         click.echo(json.dumps(_as_json(loaded, sheet), indent=2, ensure_ascii=False))
     else:

@@ -222,3 +222,63 @@ def test_a_ticket_mix_is_offered_by_pile_names(tmp_path):
     offered = {a["text"]: a.get("label") for a in t.view()["legal"] if a["kind"] == "tickets"}
     assert offered["tickets 1 3"] == "1 short + 3 long"
     assert set(offered) == {"tickets 0 4", "tickets 1 3", "tickets 2 2", "tickets 3 1", "tickets 4 0"}
+
+
+def test_the_command_starts_a_game_and_play_on_its_state_file_continues_it(tmp_path, monkeypatch):
+    """`ttr-maps play VARIANT -o g.yaml` then `ttr-maps play g.yaml`: the same game, saved to the same file."""
+    import ttr_maps.play
+    import ttr_maps.web
+
+    monkeypatch.chdir(tmp_path)
+    served = []
+    monkeypatch.setattr(ttr_maps.play, "play_app", lambda t: served.append(t) or t)
+    monkeypatch.setattr(ttr_maps.web, "serve", lambda app, **kw: None)
+    r = CliRunner().invoke(cli, ["play", str(TINY), "--players", "3", "--bots", "random", "--seed", "3", "-o", "g.yaml", "--no-open"])
+    assert r.exit_code == 0, r.output
+    first = served[-1]
+    assert first.seats == [HUMAN, "random", "random"] and first.save_path == Path("g.yaml")
+    rng = random.Random(4)
+    for _ in range(12):
+        if first.waiting_for() == "bot":
+            first.bot_step()
+        else:
+            first.act(0, rng.choice(first.view()["legal"])["text"])
+    r = CliRunner().invoke(cli, ["play", "g.yaml", "--humans", "2", "--no-open"])
+    assert r.exit_code == 0, r.output
+    again = served[-1]
+    assert again.save_path == Path("g.yaml") and again.seats == [HUMAN, HUMAN, "expert"]
+    assert [again.game.action_text(a) for a in again.state.history] == [first.game.action_text(a) for a in first.state.history]
+    assert again.state.observation(0) == first.state.observation(0)
+    assert "resumed from g.yaml" in again.view()["log"][0]["text"]
+    play_out(again, rng)
+    assert load_state(tmp_path / "g.yaml").is_terminal()
+    r = CliRunner().invoke(cli, ["score", "g.yaml"])
+    assert r.exit_code == 0 and "Winner" in r.output
+
+
+def test_a_redeal_of_the_face_up_row_is_a_line_in_the_log(tmp_path):
+    """USA: two locomotives face up and a third turned to replace a drawn card: the row is redealt, and the log says so."""
+    t = new_table(Game.from_file(ROOT / "maps/variants/usa.yaml", 2), [HUMAN, "random"], tmp_path / "g.yaml", 1)
+    while not (t.waiting_for() == "you" and t.state.observation(0)["phase"] == "turn"):
+        if t.waiting_for() == "bot":
+            t.bot_step()
+        else:
+            t.act(0, max((a["text"] for a in t.view()["legal"]), key=lambda a: (a.startswith("keep"), len(a))))
+    st, kinds = t.state, t.state.t.kinds
+    loco, red, blue = kinds.index("locomotive"), kinds.index("red"), kinds.index("blue")
+    for slot, card in enumerate([loco, loco, red, blue, blue]):  # the row: the old cards go under the deck
+        st.deck.insert(0, st.face_up[slot])
+        st.deck.remove(card)
+        st.face_up[slot] = card
+    st.deck.remove(loco)
+    st.deck.append(loco)  # the card that replaces the red one
+    before = len(t.log)
+    t.act(0, "draw faceup 2")
+    lines = [ln.text for ln in t.log[before:]]
+    assert lines[0] == "draw faceup 2" and lines[1].startswith("too many locomotives face up: the row was redealt")
+    assert st.counters["face-up-redeals"] >= 1 and st.face_up.count(loco) < 3
+    assert t.view()["log"][-1]["text"] == lines[-1]
+    # Without a redeal, no such line.
+    before = len(t.log)
+    t.act(0, "draw blind")
+    assert all("redealt" not in ln.text for ln in t.log[before:])

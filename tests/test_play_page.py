@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -93,15 +92,22 @@ def test_a_whole_game_by_clicks_scores_as_the_saved_game_and_hides_the_bots_hand
         assert not errors, errors
         assert page.is_hidden("#message"), page.text_content("#message")
         page.wait_for_selector("#over:not([hidden])")
-        shown_totals = [int(x) for x in page.eval_on_selector_all("#scores tbody td.total", "tds => tds.map(t => t.textContent)")]
+        heads = page.eval_on_selector_all("#scores thead th", "ths => ths.map(t => t.textContent)")[1:-1]
+        rows = page.eval_on_selector_all("#scores tbody tr", "trs => trs.map(tr => [...tr.cells].map(c => c.textContent))")
         winners = page.text_content("#winners")
 
-        # The page's totals are those of the saved game, as `ttr-maps state show` scores it.
-        out = CliRunner().invoke(cli, ["state", "show", str(tmp_path / "game.yaml")])
+        # The end screen is the score sheet `ttr-maps score` prints for the saved game: totals, points by kind, winner.
+        out = CliRunner().invoke(cli, ["score", str(tmp_path / "game.yaml"), "--format", "json"])
         assert out.exit_code == 0, out.output
-        finals = [int(m) for m in re.findall(r"final player \d+: (\d+)", out.output)]
-        assert shown_totals == finals
-        assert "Player 1" in winners or "expert" in winners
+        sheet = json.loads(out.output)
+        assert [int(row[-1]) for row in rows] == [p["total"] for p in sheet["players"]]
+        for row, p in zip(rows, sheet["players"]):
+            assert {h.replace(" ", "_"): int(v) for h, v in zip(heads, row[1:-1])} == \
+                {k: v for k, v in p["breakdown"].items() if k in {h.replace(" ", "_") for h in heads}}
+            assert all(v == 0 for k, v in p["breakdown"].items() if k.replace("_", " ") not in heads)  # only empty kinds left out
+        names = ["Player 1", "expert (bot)"]
+        assert winners.startswith("Winner: ") and \
+            {names[int(w.split()[-1])] for w in sheet["winners"]} == set(winners.removeprefix("Winner: ").split(" (tie broken by")[0].split(" and "))
 
         # Nothing the page received holds the bot's hand or the deck order: only seat 0's observation.
         final = table.state
@@ -145,6 +151,75 @@ def test_an_illegal_click_is_refused_with_its_rule(browser, tmp_path):
         rules.goto(running.url().split("?")[0] + "rules")
         assert rules.is_visible("#claiming-a-route")
         rules.close()
+    finally:
+        page.close()
+        running.stop()
+
+
+def _settled(page, shown: int) -> int:
+    """Wait until the page shows something newer than `shown` that waits on a person (a move, a hand-over) or the end."""
+    page.wait_for_function(
+        "n => Number(document.body.dataset.shown) > n && ['you', 'over', 'handover'].includes(document.body.dataset.waiting)",
+        arg=shown, timeout=60_000)
+    return int(page.eval_on_selector("body", "b => b.dataset.shown"))
+
+
+def test_hot_seat_hands_over_the_screen_and_bots_move_after_a_visible_pause(browser, tmp_path):
+    """Two people and a bot at one screen (`--humans 2`): between turns a hand-over screen hides every hand (on
+    screen and in what the page receives); only the person whose turn it is can take the screen, and then sees
+    their own hand. The bot moves after the page's pause, each move a line in the log."""
+    table = new_table(Game.from_file(TINY, 3), [HUMAN, HUMAN, "expert"], tmp_path / "game.yaml", seed=5)
+    running = run_in_thread(play_app(table))
+    page = browser.new_page(viewport={"width": 1300, "height": 850})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    views: list[dict] = []
+    page.on("response", lambda r: views.append(json.loads(r.text())) if "/api/" in r.url and "/api/board" not in r.url else None)
+    delay = 400
+    try:
+        page.goto(running.url() + f"&delay={delay}")
+        # Every page update with the time it was shown, what it waited for and the log's length.
+        page.evaluate("""() => {
+            window.shows = [];
+            new MutationObserver(() => window.shows.push([performance.now(), document.body.dataset.waiting,
+                document.querySelectorAll('#log li').length, document.querySelector('#log li:last-child')?.textContent || '']))
+              .observe(document.body, { attributes: true, attributeFilter: ['data-shown'] });
+        }""")
+        shown, handovers, turns = _settled(page, 0), 0, {0: 0, 1: 0}
+        while handovers < 6 and page.eval_on_selector("body", "b => b.dataset.waiting") != "over":
+            current = table.state.current_player()
+            if page.eval_on_selector("body", "b => b.dataset.waiting") == "handover":
+                handovers += 1
+                assert page.is_visible("#handover")
+                assert page.text_content("#handover-text") == f"Pass the screen to Player {current + 1}. Nobody else should look."
+                assert page.query_selector_all("#hand li") == [] and page.query_selector_all("#tickets li") == []
+                page.click("#handover-button")
+                shown = _settled(page, shown)
+                continue
+            assert page.is_hidden("#handover")
+            assert table.shown == current
+            # The hand on screen is the seat's own, card for card.
+            hand = dict(reversed(li.split(" × ")) for li in page.eval_on_selector_all("#hand li", "lis => lis.map(l => l.textContent)"))
+            assert {k: int(n) for k, n in hand.items()} == table.state.observation(current)["hand"]
+            turns[current] += 1
+            if page.is_visible("#keep"):
+                page.click("#keep")
+            else:
+                page.click("#deck")
+            shown = _settled(page, shown)
+        assert handovers == 6 and min(turns.values()) >= 3 and not errors, errors
+        # While the screen waited for a hand-over, the page received nobody's hand or tickets.
+        handover_views = [v for v in views if v.get("waiting") == "handover"]
+        assert handover_views and all(v["seat"] is None and v["observation"]["hand"] == {} and v["observation"]["offered"] == []
+                                      and v["tickets"] == {"kept": [], "offered": []} for v in handover_views)
+        # The bot's moves: each shown only after the pause, as a line of the log naming it.
+        shows = page.evaluate("window.shows")
+        bot_moves = [(a, b) for a, b in zip(shows, shows[1:]) if a[1] == "bot"]
+        assert bot_moves
+        for before, after in bot_moves:
+            assert after[0] - before[0] >= delay * 0.9, (before, after)
+            assert after[2] > before[2] or after[3] != before[3]  # a new line (the log shows the last 200)
+        assert any(after[3].startswith("expert (bot): ") for _before, after in bot_moves)
     finally:
         page.close()
         running.stop()

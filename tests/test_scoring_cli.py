@@ -161,3 +161,44 @@ def test_too_many_station_borrowings_are_refused_with_the_reason(tmp_path):
     result = run(str(tmp_path / "pos.yaml"))
     assert result.exit_code == 1, result.output
     assert "A: 9 stations with" in result.output and "too many borrowings to try exactly" in result.output
+
+
+def _played_state_file(tmp_path, finish: bool):
+    """A game of the tiny test variant played by random legal moves (to its end, or 10 actions), saved as a state file."""
+    import random
+
+    from ttr_maps.engine.game import Game
+    from ttr_maps.engine.statefile import dump_state
+
+    game = Game.from_file(ROOT / "tests/scenarios/variants/tiny.yaml", 2)
+    state = game.new_initial_state(3)
+    rng = random.Random(3)
+    while not state.is_terminal() and (finish or len(state.history) < 10):
+        state.apply(rng.choice(state.legal_actions()))
+    path = tmp_path / "game.yaml"
+    path.write_text(dump_state(state, path), encoding="utf-8")
+    return state, path
+
+
+def test_a_finished_state_file_scores_as_the_engine_scored_the_game(tmp_path):
+    state, path = _played_state_file(tmp_path, finish=True)
+    sheet = state.score_sheet()
+    result = run(str(path), "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [p["total"] for p in data["players"]] == [p.total for p in sheet.players]
+    assert [p["breakdown"] for p in data["players"]] == [p.breakdown for p in sheet.players]
+    assert data["winners"] == [sheet.players[i].name for i in sheet.winners]
+    text = run(str(path))
+    assert text.exit_code == 0, text.output
+    total = next(line for line in text.output.splitlines() if line.startswith("total"))
+    assert total.split()[1:] == [str(p.total) for p in sheet.players]
+
+
+def test_a_state_file_of_a_game_still_going_or_broken_is_refused_with_exit_1(tmp_path):
+    _state, path = _played_state_file(tmp_path, finish=False)
+    result = run(str(path))
+    assert result.exit_code == 1 and "not over" in result.output and "ttr-maps play" in result.output
+    path.write_text(path.read_text(encoding="utf-8").replace("players:", "players: 7\nplayerz:", 1), encoding="utf-8")
+    result = run(str(path))
+    assert result.exit_code == 1 and f"{path.name}:" in result.output and "Traceback" not in result.output

@@ -192,8 +192,10 @@ class Table:
             revealed = self.view_tunnel()
             if revealed:
                 self.log.append(LogLine(seat, f"tunnel: turned {', '.join(revealed['revealed'])}: {revealed['extra']} more to pay"))
-        if self.state.counters.get("face-up-redeals", 0) > before:
-            self.log.append(LogLine(-1, "too many locomotives face up: the row was redealt"))
+        redeals = self.state.counters.get("face-up-redeals", 0) - before
+        if redeals:
+            times = "" if redeals == 1 else f" {redeals} times"
+            self.log.append(LogLine(-1, f"too many locomotives face up: the row was redealt{times}"))
         if self.hot_seat and not self.state.is_terminal() and self.state.current_player() != seat:
             self.shown = None
         self.save()
