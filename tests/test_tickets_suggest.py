@@ -93,5 +93,30 @@ def test_cli_writes_a_deck_file_that_loads_and_refuses_bad_input(tmp_path: Path)
     assert result.exit_code == 1 and f"{bad}:4:5: error" in result.output and "Traceback" not in result.output
     result = runner.invoke(cli, ["tickets", "suggest", str(SQUARE), "--avoid", "zz"])
     assert result.exit_code == 1 and "--avoid: no place 'zz'" in result.output
+    result = runner.invoke(cli, ["tickets", "suggest", str(SQUARE), "--favour", "A"])  # a name, not the id
+    assert result.exit_code == 1 and "--favour: no place 'A' (did you mean 'a'?)" in result.output
     result = runner.invoke(cli, ["tickets", "suggest", str(SQUARE), "--values", "9-2"])
     assert result.exit_code == 2 and "not a range of values" in result.output
+
+
+def test_a_favoured_place_ends_twice_the_average_and_more_than_without() -> None:
+    """--favour: the place ends at least twice the average tickets per place (Gare du Nord, 12 tickets on Paris:
+    24 ends over 19 places, so 3), never fewer than it would unfavoured; the rest of the options still hold."""
+    from ttr_maps.tickets.suggest import favour_target
+
+    root = Path(__file__).parent.parent
+    board = load_board(root / "maps" / "boards" / "paris.yaml")
+    paths = BoardPaths(board)
+
+    def ends(deck, place: str) -> int:
+        return sum(place in (t.from_, t.to) for t in deck)
+
+    base = Options(count=12, long=2, values=(3, 15), avoid=("montmartre",), seed=4)
+    plain = suggest(board, base, paths).tickets
+    assert favour_target(12, 19) == 3
+    for favour in (("gare-du-nord",), ("gare-du-nord", "opera")):
+        deck = suggest(board, Options(**{**base.__dict__, "favour": favour}), paths).tickets
+        for place in favour:
+            assert ends(deck, place) >= max(3, ends(plain, place)), (place, _pairs(deck))
+        assert len(deck) == 12 and ends(deck, "montmartre") == 0 and all(3 <= t.points <= 15 for t in deck)
+        assert deck_figures(paths, deck).duplicates() == []

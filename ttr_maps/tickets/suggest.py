@@ -7,6 +7,8 @@
    of places whose shortest path is nearest the target, the one whose ends are least used so far
    (a place no ticket uses yet is worth a space of mismatch), favoured places first, and whose
    routes the deck loads least; never the same pair twice, nor a near-duplicate (figures.NEAR).
+   A favoured place is pulled in until it ends `favour_target` tickets (twice the average per place),
+   and the local search and the cover keep it there.
 3. Cover: while some place ends no ticket and the board has ends to spare, swap it in for a
    ticket of about the same length whose ends are used elsewhere.
 
@@ -100,7 +102,10 @@ def suggest(board: Board, options: Options, paths: BoardPaths | None = None) -> 
     for label, ids in (("--favour", options.favour), ("--avoid", options.avoid)):
         unknown = [p for p in ids if p not in known]
         if unknown:
-            raise SuggestError(f"{label}: no place {', '.join(repr(p) for p in unknown)} on the board")
+            from ..diagnostics import did_you_mean
+
+            raise SuggestError(f"{label}: no place {', '.join(repr(p) + did_you_mean(p, known) for p in unknown)} on the board"
+                               " (give a place's id)")
     avoid = {paths.index[p] for p in options.avoid}
     favour = {paths.index[p] for p in options.favour}
     usable = [k for k in range(len(names)) if k not in avoid]
@@ -136,6 +141,7 @@ def suggest(board: Board, options: Options, paths: BoardPaths | None = None) -> 
     taken: set[frozenset[int]] = set()
     goal = [min(max(round(r * diameter), lo, shortest), hi, longest) for r in targets(options.count, options.long, options.like)]
     spare = 2 * options.count >= len(usable)
+    want_favoured = favour_target(options.count, len(usable))
 
     def clashes(i: int, j: int) -> bool:
         for a, b, _ in chosen:
@@ -150,7 +156,9 @@ def suggest(board: Board, options: Options, paths: BoardPaths | None = None) -> 
         c = USE_WEIGHT * uses[k]
         if uses[k] == 0 and spare:
             c = -1.0
-        return c - (1.0 if k in favour else 0.0)
+        if k in favour and uses[k] < want_favoured:
+            c -= USE_WEIGHT * want_favoured + 2.0  # before any other place, a few spaces of mismatch allowed
+        return c
 
     def route_cost(i: int, j: int) -> float:
         mine = paths.load(names[i], names[j])
@@ -193,7 +201,8 @@ def suggest(board: Board, options: Options, paths: BoardPaths | None = None) -> 
         uses[j] += 1
         for e, share in paths.load(names[i], names[j]).items():
             load[e] = load.get(e, 0.0) + share
-    _improve(paths, chosen, goal, taken, clashes, by_dist, rng, spare, usable)
+    favoured = {k: want_favoured for k in favour}
+    _improve(paths, chosen, goal, taken, clashes, by_dist, rng, spare, usable, favoured)
     uses = Counter(k for i, j, _ in chosen for k in (i, j))
     notes = []
     if paths.diameter > MAX_VALUE:
@@ -201,7 +210,7 @@ def suggest(board: Board, options: Options, paths: BoardPaths | None = None) -> 
     if len(chosen) < options.count:
         notes.append(f"only {len(chosen)} tickets found without duplicates or near-duplicates")
     if spare:
-        _cover(paths, chosen, uses, usable, taken, clashes, lo, hi)
+        _cover(paths, chosen, uses, usable, taken, clashes, lo, hi, favoured)
     left = [names[k] for k in usable if uses[k] == 0]
     if left:
         notes.append(f"{len(left)} place(s) end no ticket: {', '.join(left[:8])}{' …' if len(left) > 8 else ''}")
@@ -220,10 +229,17 @@ def _deck(paths: BoardPaths, chosen: list[tuple[int, int, int]]) -> list[Ticket]
     return [Ticket.model_construct(from_=names[i], to=names[j], points=d, decks=("s",)) for i, j, d in chosen]
 
 
-def objective(paths: BoardPaths, chosen: list[tuple[int, int, int]], goal: list[int], usable: list[int], spare: bool) -> float:
+def favour_target(count: int, places: int) -> int:
+    """Tickets a favoured place should end: twice the average per usable place, at least 2."""
+    return max(2, math.ceil(2 * 2 * count / max(1, places)))
+
+
+def objective(paths: BoardPaths, chosen: list[tuple[int, int, int]], goal: list[int], usable: list[int], spare: bool,
+              favoured: dict[int, int] | None = None) -> float:
     """How far a deck is from the published shape: each shape figure's distance outside the published
     range (in range widths) plus a pull towards the middle, the reach targets missed (in diameters),
-    and, where the board has ends to spare, each usable place no ticket ends at."""
+    where the board has ends to spare each usable place no ticket ends at, and each ticket a favoured
+    place ends short of its target."""
     shape = deck_figures(paths, _deck(paths, chosen)).shape()
     out = 0.0
     for key, (lo, hi) in ranges().items():
@@ -237,6 +253,9 @@ def objective(paths: BoardPaths, chosen: list[tuple[int, int, int]], goal: list[
     if spare:
         used = {k for i, j, _ in chosen for k in (i, j)}
         out += sum(1 for k in usable if k not in used)
+    if favoured:
+        ends = Counter(k for i, j, _ in chosen for k in (i, j))
+        out += 2 * sum(max(0, want - ends[k]) for k, want in favoured.items())
     return out
 
 
@@ -245,12 +264,13 @@ TRIES = 600
 
 
 def _improve(paths: BoardPaths, chosen: list[tuple[int, int, int]], goal: list[int], taken: set[frozenset[int]],
-             clashes, by_dist: dict[int, list[tuple[int, int]]], rng: random.Random, spare: bool, usable: list[int]) -> None:
+             clashes, by_dist: dict[int, list[tuple[int, int]]], rng: random.Random, spare: bool, usable: list[int],
+             favoured: dict[int, int] | None = None) -> None:
     """Local search from the greedy deck: swap a ticket for a pair of about its length when the deck gets
     nearer the published shape (`objective`)."""
     if not chosen:
         return
-    best = objective(paths, chosen, goal, usable, spare)
+    best = objective(paths, chosen, goal, usable, spare, favoured)
     tries = max(40, int(TRIES * min(1.0, 200 / max(1, len(paths.edges)))))
     for _ in range(tries):
         n = rng.randrange(len(chosen))
@@ -267,7 +287,7 @@ def _improve(paths: BoardPaths, chosen: list[tuple[int, int, int]], goal: list[i
             continue
         new = (pair[0], pair[1], paths.search(pair[0]).dist[pair[1]])
         chosen.insert(n, new)
-        score = objective(paths, chosen, goal, usable, spare)
+        score = objective(paths, chosen, goal, usable, spare, favoured)
         if score < best:
             best = score
             taken.discard(frozenset(old[:2]))
@@ -277,16 +297,17 @@ def _improve(paths: BoardPaths, chosen: list[tuple[int, int, int]], goal: list[i
 
 
 def _cover(paths: BoardPaths, chosen: list[tuple[int, int, int]], uses: Counter, usable: list[int],
-           taken: set[frozenset[int]], clashes, lo: int, hi: int) -> None:
+           taken: set[frozenset[int]], clashes, lo: int, hi: int, favoured: dict[int, int] | None = None) -> None:
     """Swap each place no ticket ends at into the deck: it replaces one end of a ticket whose that end
-    is used elsewhere, the ticket's length changing least."""
+    is used elsewhere (a favoured place only above its target), the ticket's length changing least."""
+    favoured = favoured or {}
     for k in [k for k in usable if uses[k] == 0]:
         dist = paths.search(k).dist
         best = None
         for n, (i, j, d) in enumerate(chosen):
             for drop, keep in ((i, j), (j, i)):
                 e = dist[keep]
-                if uses[drop] < 2 or keep == k or e is None or not lo <= e <= hi or frozenset((k, keep)) in taken:
+                if uses[drop] < max(2, favoured.get(drop, 0) + 1) or keep == k or e is None or not lo <= e <= hi or frozenset((k, keep)) in taken:
                     continue
                 cost = abs(e - d)
                 if best is None or cost < best[0]:
