@@ -282,3 +282,51 @@ def test_a_redeal_of_the_face_up_row_is_a_line_in_the_log(tmp_path):
     before = len(t.log)
     t.act(0, "draw blind")
     assert all("redealt" not in ln.text for ln in t.log[before:])
+
+
+def _pointed_at(item: dict) -> str:
+    """How the page (play.js) offers a legal action: what a person points at to make it."""
+    if item["kind"] == "keep":
+        return "keep boxes"  # one box per offered ticket; the ticked ones, in order, make the text
+    if item["kind"] == "tickets":
+        return "tickets button"
+    if item["kind"] == "draw":
+        return "deck" if item["text"] == "draw blind" else "face-up card" if item.get("slot") is not None else "nothing"
+    if item["kind"] == "claim":
+        return "route" if item.get("route") else "nothing"
+    if item.get("place"):
+        return "place"
+    return "other moves button"
+
+
+@pytest.mark.slow  # every bundled and example variant to its end: about 40 s of CPU
+@pytest.mark.parametrize("variant", sorted([*ROOT.glob("maps/variants/*.yaml"), *ROOT.glob("examples/*-rules.yaml")]),
+                         ids=lambda p: p.stem)
+def test_every_variant_plays_to_its_end_by_what_the_page_offers(tmp_path, variant):
+    """Every bundled and example variant, a whole game against a bot by the page's choices alone: every legal action
+    the engine lists is on the page as something to point at (a card, the deck, a route, a place, a button, the
+    ticket boxes), and the end is scored as `ttr-maps score` scores the saved game."""
+    t = new_table(Game.from_file(variant, 2), [HUMAN, "random"], tmp_path / "g.yaml", seed=1)
+    rng = random.Random(1)
+    pointed: set[str] = set()
+    for _ in range(3000):
+        if t.waiting_for() == "over":
+            break
+        if t.waiting_for() == "bot":
+            t.bot_step()
+            continue
+        legal = t.view()["legal"]
+        assert {t.game.action_text(a) for a in t.state.legal_actions()} == {a["text"] for a in legal}
+        for item in legal:
+            how = _pointed_at(item)
+            assert how != "nothing", item
+            if how == "keep boxes":  # the page builds 'keep i j ...' from the ticked boxes, lowest first
+                picked = [int(x) for x in item["text"].split()[1:]]
+                assert picked == sorted(set(picked)) and all(0 <= i < len(t.view()["tickets"]["offered"]) for i in picked)
+            pointed.add(how)
+        t.act(0, rng.choice(legal)["text"])
+    assert t.waiting_for() == "over"
+    assert {"deck", "route", "keep boxes"} <= pointed
+    r = CliRunner().invoke(cli, ["score", str(tmp_path / "g.yaml"), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    assert [p["total"] for p in json.loads(r.output)["players"]] == [p["total"] for p in t.view()["scores"]["players"]]
