@@ -94,6 +94,8 @@ def _seats(n: int, humans: int, bots: list[str]) -> list[str]:
 
 def _is_state_file(path: str) -> bool:
     """Does `path` start like a ttr-state file (a quick look, the loader checks the rest)?"""
+    if not os.path.isfile(path):  # a regular file only: a named pipe or a device would block or never end
+        return False
     try:
         with open(path, "rb") as f:
             head = f.read(4096).decode("utf-8", "replace")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 from typing import TYPE_CHECKING
 
@@ -71,6 +72,8 @@ def command(position: str, fmt: str) -> None:
 
 def _is_state_file(path: str) -> bool:
     """Does `path` start like a ttr-state file (a quick look; the reader checks the rest)?"""
+    if not os.path.isfile(path):  # a regular file only: a named pipe or a device would block or never end
+        return False
     try:
         with open(path, "rb") as f:
             head = f.read(4096).decode("utf-8", "replace")

@@ -40,7 +40,7 @@ PATHS = {
 }
 COMMANDS = [["validate", "{path}"], ["stats", "{path}"], ["state", "show", "{path}"], ["state", "legal", "{path}"],
             ["score", "{path}"], ["state", "new", "{path}", "-p", "2"], ["render", "{path}", "-o", "{tmp}/x.svg"],
-            ["simulate", "{path}", "-n", "1", "-q", "-o", "{tmp}/out"]]
+            ["simulate", "{path}", "-n", "1", "-q", "-o", "{tmp}/out"], ["play", "{path}", "--no-open", "-o", "{tmp}/g.yaml"]]
 
 
 @pytest.mark.parametrize("kind", PATHS)
