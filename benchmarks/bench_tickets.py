@@ -12,6 +12,7 @@ figures against the published ranges.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import subprocess
@@ -38,15 +39,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         board = Path(tmp) / "big.yaml"
         board.write_text(text, encoding="utf-8")
-        times = []
+        times, cpu = [], []
         for _ in range(args.repeat):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), os.times()
             subprocess.run([exe, "tickets", "suggest", str(board), "-n", str(args.n), "-o", str(Path(tmp) / "deck.yaml")],
                            check=True, capture_output=True)
             times.append(time.perf_counter() - t0)
+            c1 = os.times()
+            cpu.append(c1.children_user - c0.children_user + c1.children_system - c0.children_system)
         score = subprocess.run([exe, "tickets", "score", str(Path(tmp) / "deck.yaml")], check=True, capture_output=True, text=True)
     print(f"{places} places: suggest -n {args.n}: median {statistics.median(times):.2f} s of {args.repeat} "
-          f"({', '.join(f'{t:.2f}' for t in times)}), process start included")
+          f"({', '.join(f'{t:.2f}' for t in times)}), process start included; CPU median {statistics.median(cpu):.2f} s "
+          f"({', '.join(f'{t:.2f}' for t in cpu)}); load average {os.getloadavg()[0]:.1f}")
     print("\n".join(score.stdout.splitlines()[:14]))
 
 
