@@ -190,4 +190,4 @@ def finish(state: State) -> None:
         if m:
             state.discard[k] += m
             state.discard_total += m
-    state.complete_claim(pend.tid, pend.paid)
+    state.complete_claim(pend.tid, pend.paid, (), given)

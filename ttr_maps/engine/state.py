@@ -37,7 +37,7 @@ class State:
         "offers", "in_setup", "setup_stage", "setup_kept", "phase", "current", "tunnel", "pending_route", "stand_ins",
         "pending_flag", "passengers_unplaced", "passenger_at", "passengers_moved", "journey", "goods", "goods_at",
         "goods_taken", "flag_cards", "flag_sets", "final_left", "passes", "turns", "counters", "history",
-        "redeal_locos", "redeal_passengers", "face_up_loco_rule", "row_stopped", "_sheet", "first",
+        "redeal_locos", "redeal_passengers", "face_up_loco_rule", "row_stopped", "_sheet", "first", "events",
     )
 
     def __init__(self, game, seed: int | None, first: str | int | None = None):
@@ -105,6 +105,7 @@ class State:
         self.row_stopped = False  # the redeal loop left this row face up (cards.check_face_up)
         self.first = 0  # the seat that plays the first turn after setup (first_player.py)
         self._sheet = None
+        self.events: list | None = None  # set to a list to collect what each action did (events.py)
 
     # ------------------------------------------------------------------ surface
     def current_player(self) -> int:
@@ -165,8 +166,9 @@ class State:
     def begin_second_draw(self) -> None:
         self.game.rules.begin_second_draw(self)
 
-    def complete_claim(self, tid: int, paid: tuple) -> None:
-        self.game.rules.complete_claim(self, tid, paid)
+    def complete_claim(self, tid: int, paid: tuple, extra: tuple = (), given: tuple | list = ()) -> None:
+        """The claim of track `tid` is paid: `paid` (payment counts), a tunnel's `extra`, stand-in cards `given`."""
+        self.game.rules.complete_claim(self, tid, paid, extra, given)
 
     def after_flag(self) -> None:
         self.game.rules.after_flag(self)
@@ -234,6 +236,7 @@ class State:
         s.row_stopped = self.row_stopped
         s.first = self.first
         s._sheet = self._sheet
+        s.events = None  # a copy collects nothing until asked
         return s
 
     def key(self) -> tuple:

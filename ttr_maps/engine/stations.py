@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from .actions import BuildStation
 from .errors import R_STATION, IllegalAction
+from .events import StationBuilt
 from .payments import discard_payment, take_payment
 
 if TYPE_CHECKING:
@@ -90,4 +91,6 @@ def apply(state: State, action: BuildStation) -> None:
     discard_payment(state, counts)
     state.station_owner[place] = p
     state.stations[p].append(place)
+    if state.events is not None:
+        state.events.append(StationBuilt(p, place, counts))
     state.end_turn()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from .actions import DrawTickets, KeepTickets
 from .errors import R_KEEP, R_TICKETS, IllegalAction
+from .events import TicketsKept
 
 if TYPE_CHECKING:
     from ..model.variant import TicketDeal
@@ -190,6 +191,8 @@ def apply_keep(state: State, action: KeepTickets) -> None:
     kept = [offer[i] for i in sorted(idx)]
     back = [k for i, k in enumerate(offer) if i not in chosen]
     state.kept[p].extend(kept)
+    if state.events is not None:
+        state.events.append(TicketsKept(p, tuple(kept), tuple(back), state.in_setup))
     if state.in_setup:
         state.setup_kept[p].extend(kept)
     state.offers[p] = []

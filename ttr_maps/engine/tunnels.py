@@ -136,7 +136,7 @@ def finish(state: State, extra: tuple) -> None:
             discard_cards(state, k, m)
     for k in tun.revealed:
         discard_cards(state, k, 1)
-    state.complete_claim(tun.tid, tun.paid)
+    state.complete_claim(tun.tid, tun.paid, extra, tun.stand_ins)
 
 
 def apply_abandon(state: State) -> None:

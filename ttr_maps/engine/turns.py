@@ -32,6 +32,7 @@ from .actions import (
     StopPassenger,
 )
 from .errors import R_PASS, R_TURN, IllegalAction
+from .events import Claimed
 from .first_player import first_player
 from .payments import discard_payment, take_payment
 from .phases import (
@@ -126,8 +127,10 @@ class Rules:
             s.count("second-draw-impossible")
             self.end_turn(s)
 
-    def complete_claim(self, s: State, tid: int, paid: tuple) -> None:
+    def complete_claim(self, s: State, tid: int, paid: tuple, extra: tuple = (), given: tuple | list = ()) -> None:
         claims.place_trains(s, tid)
+        if s.events is not None:
+            s.events.append(Claimed(s.current, tid, paid, extra, given))
         s.pending_route = s.t.t_route[tid]
         if self.game.has_flags:
             c = flags.offered_color(s, tid, paid)

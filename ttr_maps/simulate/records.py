@@ -13,7 +13,8 @@ import weakref
 from heapq import heappop, heappush
 from typing import TYPE_CHECKING
 
-from ..engine.actions import AbandonTunnel, BuildStation, ClaimTrack, DrawBlind, DrawFaceUp, DrawTickets, GiveStandIns, KeepTickets, PayTunnel
+from ..engine.actions import DrawBlind, DrawFaceUp, DrawTickets
+from ..engine.events import Claimed, StationBuilt, TicketsKept
 
 if TYPE_CHECKING:
     from ..engine.actions import Action
@@ -97,7 +98,8 @@ def ticket_route_sets(game: Game) -> TicketPaths:
 
 
 class GameRecorder:
-    """Watches one game action by action (before/after each `apply`) and writes its record at the end."""
+    """Watches one game action by action and writes its record at the end: the cards drawn (`before` each
+    `apply`) and what each action did, from the engine's events (`after` it)."""
 
     def __init__(self, game: Game, state: State, bots: list[str], seed: int, index: int):
         self.game = game
@@ -116,15 +118,10 @@ class GameRecorder:
         self.paid = [[0] * t.NK for _ in range(n)]
         self.ticket_draws = [0] * n
         self.capped = False
-        self._p = -1
-        self._nclaims = 0
-        self._nstations = 0
         self._turn = 0
-        self._offer: list[int] = []
-        self._setup = True
-        self._tunnel_paid: tuple | None = None
-        self._stand_ins: list[tuple] = []  # stand-in cards given for the claim under way
         self._shortest = ticket_route_sets(game)
+        self._events: list = []
+        state.events = self._events  # the engine tells what each action did (ttr_maps/engine/events.py)
 
     def before(self, a: Action) -> None:
         s = self.state
@@ -138,58 +135,44 @@ class GameRecorder:
         if ty is DrawBlind:
             self.blind[s.current] += 1
             return
-        p = self._p = s.current
         self._turn = s.turns
-        self._setup = s.in_setup
-        self._nclaims = len(s.claims[p])
-        self._nstations = len(s.stations[p])
-        if ty is KeepTickets:
-            self._offer = list(s.offers[p])
-        elif ty is DrawTickets:
-            if not s.in_setup:
-                self.ticket_draws[p] += 1
-        elif ty is ClaimTrack:
-            self._tunnel_paid = s.t.payment_counts(a.payment)
-        elif ty is GiveStandIns:
-            self._stand_ins.append(s.t.payment_counts(a.payment))
+        if ty is DrawTickets and not s.in_setup:
+            self.ticket_draws[s.current] += 1
 
     def after(self, a: Action) -> None:
-        ty = type(a)
-        if ty is DrawFaceUp or ty is DrawBlind:
+        events = self._events
+        if not events:
             return
+        t = self.state.t
+        for e in events:
+            ty = type(e)
+            if ty is Claimed:
+                self._claimed(e)
+            elif ty is TicketsKept:
+                p = e.seat
+                self.kept[p].extend((t.ticket_keys[k], e.setup, self._turn) for k in e.kept)
+                self.returned[p].extend(t.ticket_keys[k] for k in e.returned)
+            elif ty is StationBuilt:
+                self.stations.append([self._turn, e.seat, t.place_ids[e.place]])
+                self._add_paid(self.paid[e.seat], e.paid)
+        events.clear()
+
+    def _claimed(self, e: Claimed) -> None:
         s = self.state
         t = s.t
-        p = self._p
-        if ty is KeepTickets:
-            chosen = set(a.indices)
-            for i, k in enumerate(self._offer):
-                if i in chosen:
-                    self.kept[p].append((t.ticket_keys[k], self._setup, self._turn))
-                else:
-                    self.returned[p].append(t.ticket_keys[k])
-        elif ty is AbandonTunnel:
-            self._tunnel_paid = None
-            self._stand_ins = []
-        if len(s.claims[p]) > self._nclaims:
-            tid = s.claims[p][-1]
-            r = t.t_route[tid]
-            blocked = 0
-            for q in range(self.game.num_players):
-                if q != p and any(r in self._shortest[k] for k in s.kept[q]):
-                    blocked += 1
-            self.claims.append([self._turn, p, t.route_ids[r], t.t_track[tid], blocked])
-            paid = self.paid[p]
-            if self._tunnel_paid is not None:
-                self._add_paid(paid, self._tunnel_paid)
-            if ty is PayTunnel:
-                self._add_paid(paid, t.payment_counts(a.payment))
-            for counts in self._stand_ins:
-                self._add_paid(paid, counts)
-            self._stand_ins = []
-            self._tunnel_paid = None
-        if ty is BuildStation and len(s.stations[p]) > self._nstations:
-            self.stations.append([self._turn, p, a.place])
-            self._add_paid(self.paid[p], t.payment_counts(a.payment))
+        p, tid = e.seat, e.tid
+        r = t.t_route[tid]
+        blocked = 0
+        for q in range(self.game.num_players):
+            if q != p and any(r in self._shortest[k] for k in s.kept[q]):
+                blocked += 1
+        self.claims.append([self._turn, p, t.route_ids[r], t.t_track[tid], blocked])
+        paid = self.paid[p]
+        self._add_paid(paid, e.paid)
+        if e.extra:
+            self._add_paid(paid, e.extra)
+        for k, m in enumerate(e.given):
+            paid[k] += m
 
     def _add_paid(self, paid: list[int], counts: tuple) -> None:
         color, nc, nl, nb, npass = counts
