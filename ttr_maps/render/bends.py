@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
@@ -21,6 +22,9 @@ from ..geometry import Layout
 from ..model.board import Route
 from .paths import smooth
 from .plan import BoardPlan, RoutePlan, lay_route, space_polygons
+
+if TYPE_CHECKING:
+    from .conflicts import DrawnCars
 
 #: Cars of different routes may share at most this much of a car; a car may cover at most this much of a
 #: foreign marker, and a name at most this much of a car (the measure of the drawing checks).
@@ -56,17 +60,25 @@ class Hit:
 
 
 class Obstacles:
-    """The cars, markers and names of a plan, indexed for "what does this route's car cover?"."""
+    """The cars, markers and names of a plan, indexed for "what does this route's car cover?".
 
-    def __init__(self, plan: BoardPlan):
+    The cars of each route are kept (`cars_of`); `replace` swaps one route's cars when the route is
+    redrawn, so a caller that moves routes one at a time does not lay out the whole board again: the
+    spatial index of all cars is kept and the cars of the routes changed since it was built are looked
+    up in a small index of their own (the big one is rebuilt once many routes have changed)."""
+
+    #: Rebuild the index of all cars once this many routes have been redrawn since it was built.
+    REBUILD = 256
+
+    def __init__(self, plan: BoardPlan, cars: DrawnCars | None = None):
+        from .conflicts import DrawnCars
+
         self.plan = plan
         self.car_area = plan.space_length * plan.space_width
+        cars = cars if cars is not None else DrawnCars.of(plan)
+        cuts = np.searchsorted(cars.route, np.arange(1, len(plan.routes)), side="left")
+        self._cars: list[np.ndarray] = list(np.split(cars.polygons, cuts)) if len(plan.routes) else []
         polys, kinds, owners = [], [], []
-        for g, rp in enumerate(plan.routes):
-            ps = space_polygons([s for t in rp.tracks for s in t.spaces], plan.space_length, plan.space_width)
-            polys += list(ps)
-            kinds += [0] * len(ps)
-            owners += [g] * len(ps)
         markers = shapely.buffer(shapely.points([(pp.x, pp.y) for pp in plan.places]), [pp.radius for pp in plan.places], quad_segs=8)
         polys += list(markers)
         kinds += [1] * len(markers)
@@ -82,31 +94,83 @@ class Obstacles:
                 polys.append(shapely.box(*b))
                 kinds.append(2)
                 owners.append(k)
-        self.polys = np.array(polys, dtype=object)
-        self.kind = np.array(kinds, dtype=np.int64)
-        self.owner = np.array(owners, dtype=np.int64)
-        self.area = shapely.area(self.polys)
-        self.tree = STRtree(self.polys)
         self.place_index = {pp.place.id: k for k, pp in enumerate(plan.places)}
+        self._ends = np.array([[self.place_index[p] for p in rp.ends] for rp in plan.routes], dtype=np.int64).reshape(-1, 2)
+        # Markers, tokens and names (they do not move), then the cars.
+        self._static = np.array(polys, dtype=object)
+        self._static_kind = np.array(kinds, dtype=np.int64)
+        self._static_owner = np.array(owners, dtype=np.int64)
+        self._static_area = shapely.area(self._static)
+        self._static_tree = STRtree(self._static)
+        self._index_cars()
+
+    def _index_cars(self) -> None:
+        counts = [len(c) for c in self._cars]
+        self._car_polys = np.concatenate(self._cars) if self._cars else np.empty(0, dtype=object)
+        self._car_owner = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+        self._car_tree = STRtree(self._car_polys)
+        self._stale = np.zeros(len(self._cars), dtype=bool)  # routes redrawn since the index was built
+        self._fresh: dict[int, np.ndarray] = {}
+        self._fresh_index: tuple[np.ndarray, np.ndarray, STRtree] | None = None
+
+    def cars_of(self, group: int) -> np.ndarray:
+        """The car polygons of route `group` as now drawn."""
+        return self._cars[group]
+
+    def replace(self, group: int, cars: np.ndarray) -> None:
+        """Route `group` is now drawn with the cars `cars`."""
+        self._cars[group] = cars
+        self._stale[group] = True
+        self._fresh[group] = cars
+        self._fresh_index = None
+        if len(self._fresh) >= self.REBUILD:
+            self._index_cars()
+
+    def _query_cars(self, cars: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(car index in `cars`, polygon, owner route) of every drawn car intersecting one of `cars`."""
+        qi, ti = self._car_tree.query(cars, predicate="intersects")
+        owner = self._car_owner[ti]
+        keep = ~self._stale[owner]
+        qi, polys, owner = qi[keep], self._car_polys[ti[keep]], owner[keep]
+        if self._fresh:
+            if self._fresh_index is None:
+                groups = list(self._fresh)
+                fp = np.concatenate([self._fresh[g] for g in groups])
+                fo = np.repeat(np.array(groups, dtype=np.int64), [len(self._fresh[g]) for g in groups])
+                self._fresh_index = (fp, fo, STRtree(fp))
+            fp, fo, tree = self._fresh_index
+            fq, ft = tree.query(cars, predicate="intersects")
+            qi, polys, owner = np.concatenate([qi, fq]), np.concatenate([polys, fp[ft]]), np.concatenate([owner, fo[ft]])
+        return qi, polys, owner
 
     def _shares(self, group: int, cars: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(car index, kind, owner, share) of every thing the cars of route `group` cover beyond the measure."""
         empty = np.empty(0, dtype=np.int64)
         if not len(cars):
             return empty, empty, empty, np.empty(0)
-        ends = [self.place_index[p] for p in self.plan.routes[group].ends]
-        qi, ti = self.tree.query(cars, predicate="intersects")
-        kind, owner = self.kind[ti], self.owner[ti]
-        keep = ~((kind == 0) & (owner == group)) & ~((kind == 1) & np.isin(owner, ends))
+        ends = self._ends[group]
+        # Other routes' cars.
+        cq, cpolys, cowner = self._query_cars(cars)
+        keep = cowner != group
+        cq, cpolys, cowner = cq[keep], cpolys[keep], cowner[keep]
+        cshare = shapely.area(shapely.intersection(cars[cq], cpolys)) / self.car_area if len(cq) else np.empty(0)
+        # Markers (not of its own ends), goods tokens and names.
+        qi, ti = self._static_tree.query(cars, predicate="intersects")
+        kind, owner = self._static_kind[ti], self._static_owner[ti]
+        keep = ~((kind == 1) & np.isin(owner, ends))
         qi, ti, kind, owner = qi[keep], ti[keep], kind[keep], owner[keep]
-        shared = shapely.area(shapely.intersection(cars[qi], self.polys[ti])) if len(qi) else np.empty(0)
-        share = np.where((kind == 1) | (kind == 3), shared / self.area[ti], shared / self.car_area)
+        shared = shapely.area(shapely.intersection(cars[qi], self._static[ti])) if len(qi) else np.empty(0)
+        share = np.where((kind == 1) | (kind == 3), shared / self._static_area[ti], shared / self.car_area)
+        qi = np.concatenate([cq, qi])
+        kind = np.concatenate([np.zeros(len(cq), dtype=np.int64), kind])
+        owner = np.concatenate([cowner, owner])
+        share = np.concatenate([cshare, share])
         over = share > np.choose(kind, [CAR_SHARE, MARKER_SHARE, LABEL_SHARE, MARKER_SHARE])
         return qi[over], kind[over], owner[over], share[over]
 
-    def hits(self, group: int, cars: np.ndarray) -> list[Hit]:
-        """What the cars `cars` of route `group` cover beyond the measure, the worst of each thing once."""
-        _, kind, owner, share = self._shares(group, cars)
+    def hits(self, group: int, cars: np.ndarray | None = None) -> list[Hit]:
+        """What the cars `cars` (by default, as drawn now) of route `group` cover beyond the measure, the worst of each thing once."""
+        _, kind, owner, share = self._shares(group, self._cars[group] if cars is None else cars)
         worst: dict[tuple[int, int], float] = {}
         for kd, ow, sh in zip(kind.tolist(), owner.tolist(), share.tolist()):
             worst[kd, ow] = max(worst.get((kd, ow), 0.0), sh)
@@ -114,6 +178,21 @@ class Obstacles:
         for (kd, ow), sh in sorted(worst.items()):
             out.append(Hit("car", sh, route=ow) if kd == 0 else Hit(("", "marker", "label", "token")[kd], sh, place=ow))
         return out
+
+    def over_markers(self) -> set[int]:
+        """The routes with a car over a marker of a place that is not one of its ends, or over a goods token, beyond the measure."""
+        if not len(self._cars):
+            return set()
+        polys = np.concatenate(self._cars)
+        route = np.repeat(np.arange(len(self._cars), dtype=np.int64), [len(c) for c in self._cars])
+        qi, ti = self._static_tree.query(polys, predicate="intersects")
+        kind, owner, g = self._static_kind[ti], self._static_owner[ti], route[qi]
+        keep = ((kind == 1) & (owner != self._ends[g, 0]) & (owner != self._ends[g, 1])) | (kind == 3)
+        qi, ti, g = qi[keep], ti[keep], g[keep]
+        if not len(qi):
+            return set()
+        share = shapely.area(shapely.intersection(polys[qi], self._static[ti])) / self._static_area[ti]
+        return set(g[share > MARKER_SHARE].tolist())
 
     def clear(self, group: int, cars: np.ndarray, layout: np.ndarray, count: int) -> np.ndarray:
         """For each of `count` layouts of route `group` (car k belongs to layout `layout[k]`): does it cover nothing?"""
@@ -214,7 +293,9 @@ def _length(line: list[tuple[float, float]]) -> float:
 def untangle(plan: BoardPlan, rounds: int = 3) -> list[int]:
     """Give a bend point to each route whose cars the router's shapes leave over another route's cars, a marker
     or a goods token, when one draws it clear (`clear_bend`); routes with bend points in the board file are
-    followed as given. Changes `plan.routes` in place (before the names are placed); returns the routes changed."""
+    followed as given. Changes `plan.routes` in place (before the names are placed); returns the routes changed.
+
+    The cars of all routes are laid out once a round; a move redraws only the route moved (`Obstacles.replace`)."""
     from .conflicts import DrawnCars, car_overlaps
 
     layout = Layout(plan.board)
@@ -222,15 +303,14 @@ def untangle(plan: BoardPlan, rounds: int = 3) -> list[int]:
     changed: list[int] = []
     failed: set[int] = set()  # routes no bend point clears: not searched again
     for _ in range(rounds):
-        obstacles = Obstacles(plan)
         cars = DrawnCars.of(plan)
+        obstacles = Obstacles(plan, cars)
         todo = [(o.first, o.second) for o in car_overlaps(plan, CAR_SHARE, cars)]
-        todo += [(g, g) for g in range(len(plan.routes)) if g not in fixed and any(
-            h.kind in ("marker", "token") for h in obstacles.hits(g, cars.polygons[cars.route == g]))]
+        covering = obstacles.over_markers()
+        todo += [(g, g) for g in range(len(plan.routes)) if g not in fixed and g in covering]
         moved = False
         for pair in todo:
-            if pair[0] != pair[1] and not any(h.kind == "car" and h.route == pair[1]
-                                             for h in obstacles.hits(pair[0], cars.polygons[cars.route == pair[0]])):
+            if pair[0] != pair[1] and not any(h.kind == "car" and h.route == pair[1] for h in obstacles.hits(pair[0])):
                 continue  # already cleared by an earlier move
             options = []
             for g in dict.fromkeys(pair):
@@ -247,8 +327,7 @@ def untangle(plan: BoardPlan, rounds: int = 3) -> list[int]:
             plan.routes[g] = found.plan
             changed.append(g)
             moved = True
-            obstacles = Obstacles(plan)
-            cars = DrawnCars.of(plan)
+            obstacles.replace(g, space_polygons([s for t in found.plan.tracks for s in t.spaces], plan.space_length, plan.space_width))
         if not moved:
             break
     return changed

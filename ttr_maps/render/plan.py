@@ -343,21 +343,39 @@ def _plan_routes(
         markers = np.concatenate([markers, shapely.buffer(shapely.points([(tk.x, tk.y) for tk in tokens]), [tk.r * 1.2 for tk in tokens], quad_segs=3)])
     marker_tree = STRtree(markers)
     unit = space_length * space_width
-    cand_polys = [[space_polygons([s for t in rp.tracks for s in t.spaces], space_length, space_width * 1.1) for _, rp in opts] for opts in options]
+    # The spaces of every candidate of every bundle, made at once (one array, then split per candidate).
+    cand_spaces = [[s for t in rp.tracks for s in t.spaces] for opts in options for _, rp in opts]
+    counts = np.array([len(ss) for ss in cand_spaces], dtype=np.int64)
+    flat = space_polygons([s for ss in cand_spaces for s in ss], space_length, space_width * 1.1)
+    pieces = np.split(flat, np.cumsum(counts)[:-1]) if len(counts) else []
+    cand_polys: list[list[np.ndarray]] = []
+    k = 0
+    for opts in options:
+        cand_polys.append(pieces[k:k + len(opts)])
+        k += len(opts)
 
-    def marker_hits(key: tuple[str, str], ps: np.ndarray) -> float:
-        if len(ps) == 0:
-            return 0.0
-        qi, ti = marker_tree.query(ps)
-        own = {place_index[k] for k in key}
-        keep = np.array([int(t) not in own for t in ti], dtype=bool)
-        if not keep.any():
-            return 0.0
-        return float(shapely.area(shapely.intersection(ps[qi[keep]], markers[ti[keep]])).sum())
+    # The area of other places' markers (and goods tokens) each candidate covers, for all candidates in one query.
+    cand_of = np.repeat(np.arange(len(counts)), counts)
+    group_of = np.repeat(np.repeat(np.arange(len(options)), [len(o) for o in options]), counts)
+    hit_area = np.zeros(len(counts))
+    if len(flat):
+        qi, ti = marker_tree.query(flat)
+        own = np.array([[place_index[k] for k in key] for key in keys], dtype=np.int64).reshape(-1, 2)
+        g = group_of[qi]
+        keep = (ti != own[g, 0]) & (ti != own[g, 1])
+        qi, ti = qi[keep], ti[keep]
+        if len(qi):
+            area = shapely.area(shapely.intersection(flat[qi], markers[ti]))
+            for c, a in zip(cand_of[qi].tolist(), area.tolist()):
+                hit_area[c] += a
+    hits_of: list[list[float]] = []
+    k = 0
+    for opts in options:
+        hits_of.append(hit_area[k:k + len(opts)].tolist())
+        k += len(opts)
 
     # Covering another place's marker (or a goods token) is worse than touching a route: a fixed penalty plus the area.
-    base = [[(h / unit + 0.4 + 2.0 * (h > 0.05 * unit)) if h > 0.005 * unit else h / unit for h in (marker_hits(key, ps) for ps in cps)]
-            for key, cps in zip(keys, cand_polys)]
+    base = [[(h / unit + 0.4 + 2.0 * (h > 0.05 * unit)) if h > 0.005 * unit else h / unit for h in hs] for hs in hits_of]
     chosen = [min(range(len(o)), key=lambda j, o=o, b=b: o[j][0] + b[j] * 10) for o, b in zip(options, base)]
     # Every pair of candidates of two routes whose spaces touch, with the area shared and the spaces badly covered.
     pair_cost = _candidate_pairs(cand_polys, unit)
@@ -366,17 +384,31 @@ def _plan_routes(
         clash = sum(c for (g2, j2), c in pair_cost.get((g, j), {}).items() if g2 != skip and chosen[g2] == j2)
         return options[g][j][0] + base[g][j] * 10 + clash
 
+    # A route's costs depend only on the shapes of the routes its candidates touch: a route none of whose
+    # neighbours changed since it last chose keeps its choice, so only the "dirty" ones are looked at again.
+    neighbours: list[set[int]] = [set() for _ in options]
+    for (g, _j), others in pair_cost.items():
+        neighbours[g].update(h for h, _k in others)
+    dirty = [True] * len(options)
+
+    def moved_to(g: int) -> None:
+        dirty[g] = True
+        for h in neighbours[g]:
+            dirty[h] = True
+
     for _ in range(6):
         # Single moves: each route takes its best shape given the others, until none changes.
         for _ in range(12):
             changed = False
             for g, opts in enumerate(options):
-                if len(opts) < 2:
+                if len(opts) < 2 or not dirty[g]:
                     continue
+                dirty[g] = False
                 best = min(range(len(opts)), key=lambda j, g=g: (cost(g, j), j != chosen[g]))
                 if best != chosen[g]:
                     chosen[g] = best
                     changed = True
+                    moved_to(g)
             if not changed:
                 break
         # Pair moves: two routes that still clash try every pair of shapes together.
@@ -396,6 +428,8 @@ def _plan_routes(
                 if best_pair[1:] != (chosen[g], chosen[h]):
                     chosen[g], chosen[h] = best_pair[1], best_pair[2]
                     moved = True
+                    moved_to(g)
+                    moved_to(h)
         if not moved:
             break
     return [_with_rails(options[g][chosen[g]][1], clear, car) for g in range(len(keys))]
@@ -438,14 +472,19 @@ def _candidate_pairs(cand_polys: list[list[np.ndarray]], unit: float) -> dict[tu
         return out
     areas = shapely.area(shapely.intersection(flat[qi], flat[ti]))
     costs = areas / unit * 3 + (areas > 0.03 * unit) * 0.5 + (areas > 0.1 * unit) * 1.0 + (areas > 0.2 * unit) * 5.0 + (areas > 0.25 * unit) * 5.0
-    for a, b, c in zip(qi.tolist(), ti.tolist(), costs.tolist()):
-        if c <= 0:
-            continue
-        ka, kb = (int(gid[a]), int(cid[a])), (int(gid[b]), int(cid[b]))
-        da = out.setdefault(ka, {})
-        da[kb] = da.get(kb, 0.0) + c
-        db = out.setdefault(kb, {})
-        db[ka] = db.get(ka, 0.0) + c
+    # Sum the costs per pair of candidates (in the order found, as a running sum would).
+    pos = costs > 0
+    qi, ti, costs = qi[pos], ti[pos], costs[pos]
+    width = int(cid.max()) + 1
+    ka, kb = gid[qi] * width + cid[qi], gid[ti] * width + cid[ti]
+    pairs, first, inverse = np.unique(ka * (len(cand_polys) * width) + kb, return_index=True, return_inverse=True)
+    sums = np.bincount(inverse.ravel(), weights=costs, minlength=len(pairs))
+    order = np.argsort(first, kind="stable")  # the order the pairs were first met, as the dicts were filled
+    for a, b, c in zip((ka[first[order]]).tolist(), (kb[first[order]]).tolist(), sums[order].tolist()):
+        ga, ja = divmod(a, width)
+        gb, jb = divmod(b, width)
+        out.setdefault((ga, ja), {})[gb, jb] = c
+        out.setdefault((gb, jb), {})[ga, ja] = c
     return out
 
 
