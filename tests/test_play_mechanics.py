@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from ttr_maps.engine.actions import ClaimTrack
 from ttr_maps.engine.game import Game
 from ttr_maps.engine.position import all_tickets
 from ttr_maps.play import HUMAN, new_table, play_app
@@ -332,3 +333,33 @@ def test_mega_europe_keeping_too_many_long_tickets_says_how_many_may_be_kept(ope
     click_and_wait(page, "#keep")
     assert len(table.state.kept[0]) == 1
     assert page.is_hidden("#message")
+
+
+def test_a_bots_tunnel_shows_its_turned_cards_while_the_bot_decides(browser, tmp_path):
+    """Europe: the bot claims a tunnel; during the page's pause before its decision the three turned cards and the
+    extra cost are on screen (not only in the log), then the bot decides and the panel goes."""
+    table = seated("europe", tmp_path)
+    table.act(0, "draw blind")
+    table.act(0, "draw blind")
+    assert table.waiting_for() == "bot"
+    i, r = route_where(table, lambda r: r.tunnel and len(r.tracks) == 1 and r.tracks[0] != "gray" and not r.ferry)
+    colour, other = r.tracks[0], next(c for c in ("red", "blue", "green", "yellow") if c != r.tracks[0])
+    give(table, 1, {colour: r.length + 2})
+    stack_top(table, [colour, "locomotive", other])
+    claim = next(a for a in table.state.legal_actions() if isinstance(a, ClaimTrack) and a.route == i)
+    table._apply(1, claim)  # the bot's claim, as its bot_step would make it
+    running = run_in_thread(play_app(table))
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    try:
+        page.goto(running.url() + "&delay=2500")
+        page.wait_for_selector("#tunnel")
+        assert page.eval_on_selector("body", "b => b.dataset.waiting") == "bot"
+        assert page.eval_on_selector_all("#tunnel .turned-card", "cs => cs.map(c => c.title)") == [colour, "locomotive", other]
+        assert "2 more to pay" in page.text_content("#tunnel") and page.is_visible("#tunnel")
+        assert page.query_selector_all("#other-buttons button") == []  # nothing for the person to press
+        assert any("tunnel: turned" in li for li in page.eval_on_selector_all("#log li", "ls => ls.map(l => l.textContent)"))
+        wait_for_you(page, shown(page))
+        assert page.query_selector("#tunnel") is None and page.is_hidden("#others-actions")
+    finally:
+        page.close()
+        running.stop()

@@ -267,12 +267,13 @@
 
     // moves that are neither a draw, a claim, a place nor a keep: tunnel, flag, passenger stop, pass
     const others = mine ? v.legal.filter((a) => !["draw", "claim", "tickets", "keep"].includes(a.kind) && !a.place) : [];
-    $("others-actions").hidden = !others.length;
     const tunnel = obs.tunnel ? el("div", { id: "tunnel" },
       el("p", {}, `Tunnel ${obs.tunnel.route}: the deck's top cards turned; ${obs.tunnel.extra} more to pay`),
       el("div", { class: "turned" }, ...obs.tunnel.revealed.map((kind) => el("span", { class: "card turned-card", style: cardStyle(kind), title: kind },
         kind === "locomotive" ? "loco" : kind)))) : null;
     $("other-buttons").replaceChildren(...[tunnel, ...others.map((a) => el("button", { "data-action": a.text, onclick: () => act(a.text) }, a.text))].filter(Boolean));
+    // A tunnel's turned cards stay in view while its claimer decides, a bot as well as you.
+    $("others-actions").hidden = !others.length && !tunnel;
 
     // players and log
     $("players").tBodies[0].replaceChildren(...obs.players.map((p, s) => el("tr", { class: s === current ? "current" : "" },
