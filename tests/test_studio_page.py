@@ -28,8 +28,8 @@ def paris(tmp_path: Path) -> Path:
 
 
 class Studio:
-    def __init__(self, browser, path: Path):
-        self.running = run_in_thread(studio_app(str(path)))
+    def __init__(self, browser, path: Path, sim: Path | None = None):
+        self.running = run_in_thread(studio_app(str(path), None if sim is None else str(sim)))
         self.page = browser.new_page(viewport={"width": 1300, "height": 800})
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
@@ -387,3 +387,51 @@ def test_export_buttons_and_a_simulation_with_progress(studio, paris: Path) -> N
     status = page.inner_text("#status")
     assert status.startswith("2 games written to") and "report.html" in status
     assert (paris / "out" / "paris" / "summary.json").exists()
+
+    # That run's heat map (--sim): each route coloured by how often the bots claimed it, hottest red.
+    import json
+
+    rates = {r["route"]: r["claimed"]["rate"] for r in json.loads((paris / "out/paris/summary.json").read_text(encoding="utf-8"))["routes"]}
+    ids = [r.id for r in load(paris / "paris.yaml").board.routes]
+    other = Studio(page.context.browser, paris / "paris.yaml", sim=paris / "out" / "paris")
+    try:
+        assert other.page.eval_on_selector_all(".hit-route", "ls => ls.filter(l => l.style.stroke).length") == 0
+        other.page.select_option("#overlay", "heat")
+        strokes = other.page.eval_on_selector_all(".hit-route", "ls => ls.map(l => [Number(l.dataset.route), l.style.stroke])")
+        assert len(strokes) == len(ids) and all(stroke for _, stroke in strokes)
+        hottest = max(range(len(ids)), key=lambda k: rates.get(ids[k], 0.0))
+        coldest = min(range(len(ids)), key=lambda k: rates.get(ids[k], 0.0))
+        assert rates.get(ids[hottest], 0) > rates.get(ids[coldest], 0)
+        assert dict(strokes)[hottest] != dict(strokes)[coldest]
+    finally:
+        other.close()
+
+
+def test_the_command_serves_on_the_port_given_without_opening_a_browser(browser, paris: Path, tmp_path: Path) -> None:
+    import os
+    import re
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    marker = tmp_path / "opened"
+    # Were a browser opened, this command would run and leave the marker.
+    env = {**os.environ, "BROWSER": f"sh -c 'echo opened > {marker}' %s"}
+    proc = subprocess.Popen([sys.executable, "-c", "from ttr_maps.cli.main import cli; cli()", "studio", str(paris / "paris.yaml"),
+                             "--no-open", "--port", str(port)], stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = proc.stderr.readline()
+        m = re.search(r"serving on (http://127\.0\.0\.1:(\d+)/\?token=\S+)", line)
+        assert m and int(m.group(2)) == port, line
+        page = browser.new_page()
+        page.goto(m.group(1))
+        page.wait_for_selector("body[data-drawn]", timeout=60_000)
+        assert page.locator("circle.hit-place").count() == len(load(paris / "paris.yaml").board.places)
+        page.close()
+        assert not marker.exists()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -123,3 +123,29 @@ def test_an_edit_shows_the_quick_layout_then_renders_and_findings(tmp_path: Path
     fresh.refresh()
     assert steps[-1].findings == fresh.snapshot.findings
     fresh.close()
+
+
+def test_a_burst_of_saves_is_laid_out_and_checked_once(tmp_path: Path, monkeypatch) -> None:
+    import time
+
+    import ttr_maps.studio.session as session_module
+
+    monkeypatch.setattr(session_module, "SETTLE", 2.0)
+    rules, board = _copy(tmp_path, "paris.yaml")
+    session = Session(str(rules))
+    session.refresh()
+    finished = []
+    real = session._finish
+    session._finish = lambda snap, loaded: (finished.append(snap.version), real(snap, loaded))  # type: ignore[method-assign]
+    text = board.read_text(encoding="utf-8")
+    for k in range(4):
+        board.write_text(_moved(text, "louvre", 0.001 * (k + 1)), encoding="utf-8")
+        assert session.refresh(later=True)
+    last = session.snapshot.version
+    deadline = time.monotonic() + 120
+    while not session.snapshot.findings_ready:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    session.close()
+    assert finished == [last]  # only the last drawing went on to render's layout and the checks
+    assert session.snapshot.drawing.exact

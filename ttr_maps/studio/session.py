@@ -58,6 +58,10 @@ def file_sha(path: str) -> str | None:
         return None
 
 
+#: Seconds without a newer drawing before the steps after it (render's layout, the checks) start.
+SETTLE = 0.25
+
+
 class Session:
     """One opened file (a board, or a variant and its board) and what the page shows of it."""
 
@@ -127,6 +131,15 @@ class Session:
                     self._queue.wait()
                 if self._closed:
                     return
+                # A burst of saves (an editor saving as one types, a run of drags) settles first: the exact
+                # layout and the checks start once no newer drawing came for SETTLE seconds.
+                while True:
+                    job = self._next
+                    self._queue.wait(SETTLE)
+                    if self._closed:
+                        return
+                    if self._next is job:
+                        break
                 snap, loaded = self._next
                 self._next = None
             try:
