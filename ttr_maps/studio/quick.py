@@ -164,7 +164,8 @@ def quick_plan(old: Any, board: Board, variant: Any) -> Any | None:
     keys = list(groups)
     for g in fresh:
         key, members = keys[g], groups[keys[g]]
-        options = rp_mod._candidates(key, members, pos, to_drawn, car, old.clear, width, old.track_gap, layout)
+        options = _laid(rp_mod, rp_mod._candidates(key, members, pos, to_drawn, car, old.clear, width, old.track_gap, layout),
+                        key, members, car, old.clear, width, old.track_gap)
         best = None
         for pref, plan in options:
             ps = rp_mod.space_polygons([s for t in plan.tracks for s in t.spaces], length, width * 1.1)
@@ -222,3 +223,17 @@ def quick_plan(old: Any, board: Board, variant: Any) -> Any | None:
     if moved or fresh:
         land = rp_mod._land_rings(rp_mod._land(places, routes, car).intersection(box(*old.map_box)))
     return replace(old, board=board, variant=variant, places=places, routes=routes, land=land)
+
+
+def _laid(rp_mod: Any, candidates: list[tuple[Any, ...]], key: tuple[str, str], members: list[Route], car: float, clear: float,
+          width: float, gap: float) -> list[tuple[float, Any]]:
+    """(preference, laid-out shape) of the router's candidates, which are (preference, shape name, line)."""
+    if candidates and len(candidates[0]) == 2:  # already laid out
+        return candidates  # type: ignore[return-value]
+    specs = [(key, members, line, shape) for _, shape, line in candidates]
+    lay_routes = getattr(rp_mod, "lay_routes", None)
+    if lay_routes is not None:
+        plans = lay_routes(specs, car, clear, width, gap)
+    else:
+        plans = [rp_mod.lay_route(k, m, line, shape, car, clear, width, gap) for k, m, line, shape in specs]
+    return [(c[0], p) for c, p in zip(candidates, plans)]
