@@ -7,8 +7,9 @@ action list reproduces a game exactly. Every rule comes from the variant file;
 the mechanics (tunnels, stations, passengers, flags) are modules switched on by
 it. Cards are int kinds and hands are count arrays, for speed.
 
-`State` is state.py (the position); the turn flow, the legal actions and the action handlers are
-turns.py (`game.rules`). Both names are importable from here, as are the phase constants (phases.py).
+`State` is state.py's position with the rules of turns.py bound as its methods (the legal actions,
+the action handlers, the turn flow), plus its state file and observation. Both are importable from
+here, as are the phase constants (phases.py).
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ from .phases import (  # noqa: F401 (PH_*, PHASE_NAMES and OPEN_CASES: names of 
 )
 from . import state
 from .tables import Tables
-from .turns import PASS, Rules  # noqa: F401 (PASS: a name of this module's surface)
+from . import turns
+from .turns import PASS  # noqa: F401 (PASS: a name of this module's surface)
 
 class Game:
     """An immutable description of one game: a variant, its board and the number of players."""
@@ -80,7 +82,6 @@ class Game:
         draw = variant.tickets.draw
         self.draw_piles = tuple(draw.mix) if draw.mix and draw.count > 0 else tuple(d.pile for d in draw.deal if d.count > 0)
         self.flag_actions = {c: SetFlag(self.t.colors[c]) for c in self.t.flag_colors}
-        self.rules = Rules(self)  # the turn flow, the legal actions and the action handlers (turns.py)
 
     @classmethod
     def from_file(cls, path: str | Path, num_players: int) -> Game:
@@ -118,9 +119,20 @@ class Game:
 
 
 class State(state.State):
-    """A game position (state.py), with its forms for the outside: the state file's data and what a seat sees."""
+    """A game position (state.py) with the rules (turns.py) as its methods, and its forms for the outside:
+    the state file's data and what a seat sees."""
 
     __slots__ = ()
+
+    # The rules (turns.py), as this class's methods.
+    _handlers = turns.HANDLERS
+    _deal = turns.deal
+    legal_actions = turns.legal_actions
+    begin_second_draw = turns.begin_second_draw
+    complete_claim = turns.complete_claim
+    after_flag = turns.after_flag
+    after_keep = turns.after_keep
+    end_turn = turns.end_turn
 
     def to_dict(self) -> dict[str, Any]:
         from .statedict import state_to_dict

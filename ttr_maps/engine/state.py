@@ -1,16 +1,17 @@
 """A game position: `State`, the OpenSpiel-shaped surface and the data every mechanic reads and changes.
 
 The state holds the position (cards, tickets, claims, each mechanic's pieces, the phase and the seat to
-act) and copies and compares it; what may be done and what follows an action are the game's rules
-(`game.rules`, turns.py), which the state asks. So this module imports no mechanic, and the mechanics
-(which change a State) import nothing that imports them back. game.State, the class players get, adds
-the state file and the observation to this one.
+act) and copies and compares it. What may be done and what follows an action are the rules (turns.py):
+game.State, the class games make, binds them as its methods (legal_actions, the action handlers, the
+turn flow the mechanics call: end_turn, complete_claim, ...) and adds the state file and the
+observation. So this module imports no mechanic, and the mechanics (which change a State and name it
+from here) import nothing that imports them back.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Iterable
+from typing import Any, Iterable
 
 from . import phases
 from .actions import Action
@@ -44,7 +45,7 @@ class State:
         """A new game of `game` (a Game) dealt from `seed` (None: nothing dealt, for a state file to fill in)."""
         self._blank(game)
         if seed is not None:
-            game.rules.deal(self, seed, first)
+            self._deal(seed, first)
 
     def _blank(self, game) -> None:
         t = game.t
@@ -125,12 +126,12 @@ class State:
         `payments=False`, for bots that choose a route before its payment: the list leaves claims out and
         is a claims.RouteLegal, whose `routes` are the claimable routes and `claims(route)` their claims.
         """
-        return self.game.rules.legal_actions(self, payments)
+        raise NotImplementedError  # the rules' (turns.legal_actions), bound in game.State
 
     def apply(self, action: Action) -> None:
         """Play `action` for the current player; IllegalAction (naming the rule) leaves the state unchanged."""
         ph = self.phase
-        handler = self.game.rules.handlers[ph].get(type(action))
+        handler = self._handlers[ph].get(type(action))
         if handler is None:
             if ph == PH_OVER:
                 raise IllegalAction("the game is over", R_OVER)
@@ -162,22 +163,30 @@ class State:
     def count(self, name: str) -> None:
         self.counters[name] = self.counters.get(name, 0) + 1
 
-    # ------------------------------------------------------------------ turn flow (used by the mechanics; the game's rules, turns.py)
+    # ------------------------------------------------------------------ the rules (turns.py), bound in game.State
+    # The handler of each action type, per phase (turns.HANDLERS).
+    _handlers: tuple[dict[type, Any], ...] | list[dict[type, Any]] = ()
+
+    def _deal(self, seed: int, first: str | int | None) -> None:
+        """Shuffle and deal a new game from `seed`, then start the setup (turns.deal)."""
+        raise NotImplementedError
+
+    # The turn flow the mechanics call:
     def begin_second_draw(self) -> None:
-        self.game.rules.begin_second_draw(self)
+        raise NotImplementedError
 
     def complete_claim(self, tid: int, paid: tuple, extra: tuple = (), given: tuple | list = ()) -> None:
         """The claim of track `tid` is paid: `paid` (payment counts), a tunnel's `extra`, stand-in cards `given`."""
-        self.game.rules.complete_claim(self, tid, paid, extra, given)
+        raise NotImplementedError
 
     def after_flag(self) -> None:
-        self.game.rules.after_flag(self)
+        raise NotImplementedError
 
     def after_keep(self) -> None:
-        self.game.rules.after_keep(self)
+        raise NotImplementedError
 
     def end_turn(self, passed: bool = False) -> None:
-        self.game.rules.end_turn(self, passed)
+        raise NotImplementedError
 
     # ------------------------------------------------------------------ copies, equality, records
     def clone(self) -> State:

@@ -1,9 +1,9 @@
 """The turn flow: dealing, the setup rounds, what follows a claim, the end of a turn and of the game, the
 legal actions of each phase and the handler of each action.
 
-`Game` holds one `Rules` (`game.rules`); a `State` asks it (`state.legal_actions()`, `state.apply(a)`,
-and the mechanics' `state.end_turn()`, `state.complete_claim(...)`), so the state and the mechanics never
-import this module and it imports them.
+game.State, the class games make, binds these as its methods (`state.legal_actions()`, `state.apply(a)`
+through HANDLERS, and the mechanics' `state.end_turn()`, `state.complete_claim(...)`); the position's own
+class (state.py) and the mechanics never import this module, and it imports them.
 """
 
 from __future__ import annotations
@@ -55,174 +55,180 @@ if TYPE_CHECKING:
 PASS = Pass()
 
 
-class Rules:
-    """The rules of one game (its variant and player count): what each phase allows and what follows."""
+def deal(s: State, seed: int, first: str | int | None) -> None:
+    """Shuffle and deal a new game from `seed` into the blank state `s`, then start the setup."""
+    game = s.game
+    s.first = first_player(game.variant.players.first if first is None else first, seed, game.num_players)
+    t = s.t
+    v = game.variant
+    s.seed = seed
+    s.rng = random.Random(seed)
+    deck = [k for k, n in enumerate(t.deck_counts) for _ in range(n)]
+    s.rng.shuffle(deck)
+    s.deck = deck
+    for p in range(game.num_players):
+        hand = s.hands[p]
+        for _ in range(v.hand):
+            k = cards.draw_top(s)
+            if k < 0:
+                break
+            hand[k] += 1
+    s.face_up = [cards.draw_top(s) for _ in range(v.face_up.count)]
+    cards.check_face_up(s)
+    for name in t.pile_names:
+        pile = list(t.pile_tickets[name])
+        s.rng.shuffle(pile)
+        s.piles[name] = pile
+    _start_setup_round(s)
 
-    __slots__ = ("game", "handlers")
 
-    def __init__(self, game):
-        self.game = game
-        self.handlers = _HANDLERS  # per phase: action type -> handler(state, action)
+def legal_actions(s: State, payments: bool = True) -> list[Action]:
+    """Every legal action of the current player, in a fixed order (empty when the game is over).
 
-    def deal(self, s: State, seed: int, first: str | int | None) -> None:
-        """Shuffle and deal a new game from `seed` into the blank state `s`, then start the setup."""
-        game = self.game
-        s.first = first_player(game.variant.players.first if first is None else first, seed, game.num_players)
-        t = s.t
-        v = game.variant
-        s.seed = seed
-        s.rng = random.Random(seed)
-        deck = [k for k, n in enumerate(t.deck_counts) for _ in range(n)]
-        s.rng.shuffle(deck)
-        s.deck = deck
-        for p in range(game.num_players):
-            hand = s.hands[p]
-            for _ in range(v.hand):
-                k = cards.draw_top(s)
-                if k < 0:
-                    break
-                hand[k] += 1
-        s.face_up = [cards.draw_top(s) for _ in range(v.face_up.count)]
-        cards.check_face_up(s)
-        for name in t.pile_names:
-            pile = list(t.pile_tickets[name])
-            s.rng.shuffle(pile)
-            s.piles[name] = pile
-        self._start_setup_round(s)
+    `payments=False`, for bots that choose a route before its payment: the list leaves claims out and
+    is a claims.RouteLegal, whose `routes` are the claimable routes and `claims(route)` their claims.
+    """
+    ph = s.phase
+    out: list[Action] = [] if payments else claims.route_legal(s, ph == PH_TURN)
+    if ph == PH_TURN:
+        cards.legal_draws(s, out, False)
+        if payments:
+            claims.legal_claims(s, out)
+        tickets.legal_draw(s, out)
+        if s.game.has_stations:
+            stations.legal(s, out)
+        if s.game.has_passengers:
+            passengers.legal_moves(s, out)
+        if not out and (payments or not out.routes):  # type: ignore[attr-defined]
+            out.append(PASS)
+    elif ph == PH_SECOND:
+        cards.legal_draws(s, out, True)
+    elif ph == PH_KEEP or ph == PH_SETUP_MIX:
+        tickets.legal_setup(s, out)
+    elif ph == PH_TUNNEL:
+        tunnels.legal(s, out)
+    elif ph == PH_FLAG:
+        flags.legal(s, out)
+    elif ph == PH_PASSENGER:
+        passengers.legal_place(s, out)
+    elif ph == PH_JOURNEY:
+        passengers.legal_journey(s, out)
+    elif ph == PH_STAND_IN:
+        stand_ins.legal(s, out)
+    return out
 
-    def legal_actions(self, s: State, payments: bool) -> list[Action]:
-        """State.legal_actions: every legal action of the current player, in a fixed order."""
-        ph = s.phase
-        out: list[Action] = [] if payments else claims.route_legal(s, ph == PH_TURN)
-        if ph == PH_TURN:
-            cards.legal_draws(s, out, False)
-            if payments:
-                claims.legal_claims(s, out)
-            tickets.legal_draw(s, out)
-            if s.game.has_stations:
-                stations.legal(s, out)
-            if s.game.has_passengers:
-                passengers.legal_moves(s, out)
-            if not out and (payments or not out.routes):  # type: ignore[attr-defined]
-                out.append(PASS)
-        elif ph == PH_SECOND:
-            cards.legal_draws(s, out, True)
-        elif ph == PH_KEEP or ph == PH_SETUP_MIX:
-            tickets.legal_setup(s, out)
-        elif ph == PH_TUNNEL:
-            tunnels.legal(s, out)
-        elif ph == PH_FLAG:
-            flags.legal(s, out)
-        elif ph == PH_PASSENGER:
-            passengers.legal_place(s, out)
-        elif ph == PH_JOURNEY:
-            passengers.legal_journey(s, out)
-        elif ph == PH_STAND_IN:
-            stand_ins.legal(s, out)
-        return out
 
-    def begin_second_draw(self, s: State) -> None:
-        s.phase = PH_SECOND
-        if not cards.can_draw_second(s):
-            s.count("second-draw-impossible")
-            self.end_turn(s)
+def begin_second_draw(s: State) -> None:
+    s.phase = PH_SECOND
+    if not cards.can_draw_second(s):
+        s.count("second-draw-impossible")
+        end_turn(s)
 
-    def complete_claim(self, s: State, tid: int, paid: tuple, extra: tuple = (), given: tuple | list = ()) -> None:
-        claims.place_trains(s, tid)
-        if s.events is not None:
-            s.events.append(Claimed(s.current, tid, paid, extra, given))
-        s.pending_route = s.t.t_route[tid]
-        if self.game.has_flags:
-            c = flags.offered_color(s, tid, paid)
-            if c >= 0:
-                s.pending_flag = c
-                s.phase = PH_FLAG
-                return
-        self.after_flag(s)
 
-    def after_flag(self, s: State) -> None:
-        if self.game.has_passengers and passengers.placeable_ends(s, s.pending_route):
-            s.phase = PH_PASSENGER
+def complete_claim(s: State, tid: int, paid: tuple, extra: tuple = (), given: tuple | list = ()) -> None:
+    claims.place_trains(s, tid)
+    if s.events is not None:
+        s.events.append(Claimed(s.current, tid, paid, extra, given))
+    s.pending_route = s.t.t_route[tid]
+    if s.game.has_flags:
+        c = flags.offered_color(s, tid, paid)
+        if c >= 0:
+            s.pending_flag = c
+            s.phase = PH_FLAG
             return
-        self.end_turn(s)
+    after_flag(s)
 
-    def after_keep(self, s: State) -> None:
-        if s.in_setup:
-            self._advance_setup(s)
-        else:
-            self.end_turn(s)
 
-    def end_turn(self, s: State, passed: bool = False) -> None:
-        p = s.current
-        n = self.game.num_players
-        if self.game.has_flags:
-            flags.score_sets(s)
-        if -1 in s.face_up:
-            cards.refill_face_up(s)
-        cards.recheck_face_up(s)
-        s.pending_route = -1
-        s.turns += 1
-        s.passes = s.passes + 1 if passed else 0
-        if s.final_left > 0:
-            s.final_left -= 1
-            if s.final_left == 0:
-                self._game_over(s)
-                return
-        elif s.final_left < 0 and s.trains[p] <= self.game.variant.end.trains_at_most:
-            s.final_left = n
-        if s.passes >= n:
-            s.count("all-passed")
-            self._game_over(s)
+def after_flag(s: State) -> None:
+    if s.game.has_passengers and passengers.placeable_ends(s, s.pending_route):
+        s.phase = PH_PASSENGER
+        return
+    end_turn(s)
+
+
+def after_keep(s: State) -> None:
+    if s.in_setup:
+        _advance_setup(s)
+    else:
+        end_turn(s)
+
+
+def end_turn(s: State, passed: bool = False) -> None:
+    p = s.current
+    n = s.game.num_players
+    if s.game.has_flags:
+        flags.score_sets(s)
+    if -1 in s.face_up:
+        cards.refill_face_up(s)
+    cards.recheck_face_up(s)
+    s.pending_route = -1
+    s.turns += 1
+    s.passes = s.passes + 1 if passed else 0
+    if s.final_left > 0:
+        s.final_left -= 1
+        if s.final_left == 0:
+            _game_over(s)
             return
-        s.current = (p + 1) % n
-        s.phase = PH_TURN
+    elif s.final_left < 0 and s.trains[p] <= s.game.variant.end.trains_at_most:
+        s.final_left = n
+    if s.passes >= n:
+        s.count("all-passed")
+        _game_over(s)
+        return
+    s.current = (p + 1) % n
+    s.phase = PH_TURN
 
-    def _game_over(self, s: State) -> None:
-        s.phase = PH_OVER
 
-    # ------------------------------------------------------------------ setup
-    def _start_setup_round(self, s: State) -> None:
-        setup = self.game.variant.tickets.setup
-        s.current = 0
-        if setup.mix:
-            s.phase = PH_SETUP_MIX
-        else:
-            deals = setup.deal[s.setup_stage: s.setup_stage + 1] if tickets.staged(s) else setup.deal
-            for p in range(self.game.num_players):
-                offer: list[int] = []
-                for d in deals:
-                    offer.extend(tickets.take(s, d.pile, d.count))
-                s.offers[p] = offer
-            s.phase = PH_KEEP
-        self._skip_empty_setup(s)
+def _game_over(s: State) -> None:
+    s.phase = PH_OVER
 
-    def _skip_empty_setup(self, s: State) -> None:
-        """Players with nothing to decide (no tickets left) are passed over."""
-        while s.in_setup:
-            if s.phase == PH_KEEP and s.offers[s.current]:
-                return
-            if s.phase == PH_SETUP_MIX and tickets.mixes(s, self.game.variant.tickets.setup):
-                return
-            self._next_setup_seat(s)
 
-    def _advance_setup(self, s: State) -> None:
-        self._next_setup_seat(s)
-        self._skip_empty_setup(s)
+# ---------------------------------------------------------------------- setup
+def _start_setup_round(s: State) -> None:
+    setup = s.game.variant.tickets.setup
+    s.current = 0
+    if setup.mix:
+        s.phase = PH_SETUP_MIX
+    else:
+        deals = setup.deal[s.setup_stage: s.setup_stage + 1] if tickets.staged(s) else setup.deal
+        for p in range(s.game.num_players):
+            offer: list[int] = []
+            for d in deals:
+                offer.extend(tickets.take(s, d.pile, d.count))
+            s.offers[p] = offer
+        s.phase = PH_KEEP
+    _skip_empty_setup(s)
 
-    def _next_setup_seat(self, s: State) -> None:
-        setup = self.game.variant.tickets.setup
-        if s.current + 1 < self.game.num_players:
-            s.current += 1
-            s.phase = PH_SETUP_MIX if setup.mix else PH_KEEP
+
+def _skip_empty_setup(s: State) -> None:
+    """Players with nothing to decide (no tickets left) are passed over."""
+    while s.in_setup:
+        if s.phase == PH_KEEP and s.offers[s.current]:
             return
-        if tickets.staged(s) and s.setup_stage + 1 < len(setup.deal):
-            s.setup_stage += 1
-            self._start_setup_round(s)
+        if s.phase == PH_SETUP_MIX and tickets.mixes(s, s.game.variant.tickets.setup):
             return
-        tickets.finish_setup(s)
-        s.in_setup = False
-        s.current = s.first
-        s.phase = PH_TURN
+        _next_setup_seat(s)
+
+
+def _advance_setup(s: State) -> None:
+    _next_setup_seat(s)
+    _skip_empty_setup(s)
+
+
+def _next_setup_seat(s: State) -> None:
+    setup = s.game.variant.tickets.setup
+    if s.current + 1 < s.game.num_players:
+        s.current += 1
+        s.phase = PH_SETUP_MIX if setup.mix else PH_KEEP
+        return
+    if tickets.staged(s) and s.setup_stage + 1 < len(setup.deal):
+        s.setup_stage += 1
+        _start_setup_round(s)
+        return
+    tickets.finish_setup(s)
+    s.in_setup = False
+    s.current = s.first
+    s.phase = PH_TURN
 
 
 # ---------------------------------------------------------------------- dispatch
@@ -304,6 +310,6 @@ _BY_PAIR: dict[tuple[int, type], Any] = {
     (PH_JOURNEY, StopPassenger): lambda s, a: passengers.apply_stop(s),
 }
 
-_HANDLERS: list[dict[type, Any]] = [{} for _ in PHASE_NAMES]
+HANDLERS: list[dict[type, Any]] = [{} for _ in PHASE_NAMES]
 for (_ph, _kind), _fn in _BY_PAIR.items():
-    _HANDLERS[_ph][_kind] = _fn
+    HANDLERS[_ph][_kind] = _fn
