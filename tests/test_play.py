@@ -275,7 +275,7 @@ def test_a_redeal_of_the_face_up_row_is_a_line_in_the_log(tmp_path):
     before = len(t.log)
     t.act(0, "draw faceup 2")
     lines = [ln.text for ln in t.log[before:]]
-    assert lines[0] == "draw faceup 2" and lines[1].startswith("too many locomotives face up: the row was redealt")
+    assert lines[0] == "draw faceup 2 (red)" and lines[1].startswith("too many locomotives face up: the row was redealt")
     assert st.counters["face-up-redeals"] >= 1 and st.face_up.count(loco) < 3
     assert t.view()["log"][-1]["text"] == lines[-1]
     # Without a redeal, no such line.

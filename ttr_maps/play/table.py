@@ -186,6 +186,8 @@ class Table:
     def _apply(self, seat: int, action: Action) -> None:
         before = self.state.counters.get("face-up-redeals", 0)
         text = self.game.action_text(action)
+        if isinstance(action, DrawFaceUp) and 0 <= action.slot < len(self.state.face_up) and self.state.face_up[action.slot] >= 0:
+            text += f" ({self.state.t.kinds[self.state.face_up[action.slot]]})"  # the card is public: which one was taken
         self.state.apply(action)
         self.log.append(LogLine(seat, text))
         if getattr(self.state, "tunnel", None) is not None and isinstance(action, ClaimTrack):
