@@ -25,11 +25,9 @@ class LongRouteBot(PlanningBot):
         return max(1.0, bd.length[r] + self.route_overhead - 0.25 * bd.points[r] / max(1, bd.length[r]) * bd.length[r] / 2)
 
     def style_turn(self, view, hand, claims, others, plan):
-        bd = self.bd
-        longs = [r for r in claims if bd.length[r] >= self.min_long]
-        if longs:
-            r = max(longs, key=lambda r: (bd.points[r], -r))
-            return self.pay(r, claims[r], hand, plan)
+        for r in self.long_routes:  # most points first: the first claimable one (not a list of every claimable route)
+            if r in claims:
+                return self.pay(r, claims[r], hand, plan)
         return None
 
     def filler(self, view, hand):

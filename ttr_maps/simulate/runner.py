@@ -153,7 +153,7 @@ def _listed(a, legal: list) -> bool:
     """Is `a` (not one of the list's own objects) a legal action? A claim of a RouteLegal's route is (the engine
     checks its payment when it is applied)."""
     if type(a) is ClaimTrack and isinstance(legal, RouteLegal):
-        return a.route in legal.routes
+        return legal.can_claim(a.route)
     return a in legal
 
 
