@@ -345,10 +345,15 @@ def test_severity_filter_and_a_finding_at_a_place(browser, paris: Path) -> None:
         assert page.locator(f"circle[data-place='{i}'].hl").count() == 1
         shown = page.eval_on_selector_all("li.finding .sev-error, li.finding .sev-warning, li.finding .sev-info", "s => s.map(e => e.className)")
         assert "sev-warning" in shown or "sev-info" in shown
+        g002 = finding.locator("span").first.get_attribute("class").removeprefix("sev-")
+        # Marked on the board where it is, by its severity, while that severity is listed.
+        assert page.locator(f"circle[data-place='{i}'].finding-{g002}").count() == 1
         for sev in ("error", "warning", "info"):
             page.uncheck(f".sev[value={sev}]")
             assert page.locator(f"li.finding .sev-{sev}").count() == 0
+            assert page.locator(f".finding-{sev}").count() == 0
             page.check(f".sev[value={sev}]")
+        assert page.locator(f"circle[data-place='{i}'].finding-{g002}").count() == 1
         assert page.locator("li.finding").count() == len(shown)
     finally:
         studio.close()

@@ -116,6 +116,18 @@
     const car = d.car;
     const overlay = $("overlay").value;
     const maxLoad = Math.max(1, ...d.routes.map((r) => r.load));
+    // Every finding shown in the list is marked where it is: its route or place, by its worst severity.
+    const allowed = new Set([...document.querySelectorAll(".sev:checked")].map((c) => c.value));
+    const rank = { error: 3, warning: 2, info: 1 };
+    const worst = { route: new Map(), place: new Map() };
+    for (const f of state.findings) {
+      if (!allowed.has(f.severity)) continue;
+      for (const key of ["route", "place"]) {
+        if (f[key] === undefined) continue;
+        const was = worst[key].get(f[key]);
+        if (!was || rank[f.severity] > rank[was]) worst[key].set(f[key], f.severity);
+      }
+    }
     for (const r of d.routes) {
       const line = node("polyline", { points: pointsAttr(r.line), class: "hit-route", "stroke-width": car * 0.45 * Math.max(1, r.tracks.length), "data-route": r.index }, layer);
       if (overlay === "load" && r.load > 0) {
@@ -125,6 +137,7 @@
         t.textContent = r.load.toFixed(1);
       }
       if (overlay === "heat" && r.heat !== null) line.style.stroke = heat(r.heat);
+      if (worst.route.has(r.index)) line.classList.add(`finding-${worst.route.get(r.index)}`);
       if (highlight && highlight.route === r.index) line.classList.add("hl");
       if (selected && selected.route === r.index) line.classList.add("selected");
       if (pathRoutes.has(r.index)) line.classList.add("path");
@@ -135,6 +148,7 @@
       const c = node("circle", { cx: p.at[0], cy: p.at[1], r: p.r * 1.4, class: "hit-place", "data-place": p.index, "stroke-width": car * 0.08 }, layer);
       const title = node("title", {}, c);
       title.textContent = `${p.name} (${p.id})`;
+      if (worst.place.has(p.index)) c.classList.add(`finding-${worst.place.get(p.index)}`);
       if (highlight && highlight.place === p.index) c.classList.add("hl");
       if (mode && mode.picked && mode.picked.includes(p.id)) c.classList.add("pick");
       c.addEventListener("mousedown", (e) => placeDown(e, p));
@@ -492,7 +506,7 @@
   $("add-route").addEventListener("click", () => { if (editing()) { setMode({ kind: "route", picked: [] }); say("pick the first place of the new route"); } });
   $("add-ticket").addEventListener("click", () => { if (editing()) { setMode({ kind: "ticket", picked: [] }); say("pick the first place of the new ticket"); } });
   $("overlay").addEventListener("change", () => { if (state && state.drawing) drawOverlay(state.drawing); });
-  for (const c of document.querySelectorAll(".sev")) c.addEventListener("change", showFindings);
+  for (const c of document.querySelectorAll(".sev")) c.addEventListener("change", () => { showFindings(); if (state && state.drawing) drawOverlay(state.drawing); });
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     if ((e.ctrlKey || e.metaKey) && e.key === "z") { e.preventDefault(); edit({ op: "undo" }); }
