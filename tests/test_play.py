@@ -330,3 +330,50 @@ def test_every_variant_plays_to_its_end_by_what_the_page_offers(tmp_path, varian
     r = CliRunner().invoke(cli, ["score", str(tmp_path / "g.yaml"), "--format", "json"])
     assert r.exit_code == 0, r.output
     assert [p["total"] for p in json.loads(r.output)["players"]] == [p["total"] for p in t.view()["scores"]["players"]]
+
+
+def _view_with_hidden_changed(t, rng: random.Random) -> str:
+    """What the page would receive now if everything hidden from the seat on screen were different: the deck's
+    order, the other seats' hands, kept tickets and offers, the shuffling generator (the state is restored)."""
+    s = t.state
+    seat = t.shown if t.shown is not None else t.humans[0]
+    saved = (s.deck, s.rng, s.hands[:], s.kept[:], s.offers[:])
+    n_tickets = len(t.game.t.ticket_keys)
+    try:
+        s.deck = rng.sample(s.deck, len(s.deck))
+        s.rng = random.Random(rng.random())
+        for q in range(t.game.num_players):
+            if q == seat and t.waiting_for() != "handover":
+                continue
+            hand = [0] * len(s.hands[q])
+            for _ in range(sum(s.hands[q])):
+                hand[rng.randrange(len(hand))] += 1
+            s.hands[q] = hand
+            s.kept[q] = [rng.randrange(n_tickets) for _ in s.kept[q]]
+            s.offers[q] = [rng.randrange(n_tickets) for _ in s.offers[q]]
+        return json.dumps(t.view(), sort_keys=True)
+    finally:
+        s.deck, s.rng = saved[0], saved[1]
+        s.hands[:], s.kept[:], s.offers[:] = saved[2], saved[3], saved[4]
+
+
+@pytest.mark.parametrize("variant, seats", [("europe", (HUMAN, "expert")), ("marklin", (HUMAN, "random", "random")),
+                                            ("tiny", (HUMAN, HUMAN, "expert"))])
+def test_what_the_page_receives_does_not_change_with_what_its_seat_may_not_see(tmp_path, variant, seats):
+    """At every point of a whole game, the answer the page gets (`view`) is byte for byte the same when the deck's
+    order, the other seats' hands, tickets and offers change; during a hot-seat hand-over, when every hand changes."""
+    path = TINY if variant == "tiny" else ROOT / f"maps/variants/{variant}.yaml"
+    t = new_table(Game.from_file(path, len(seats)), list(seats), tmp_path / "g.yaml", seed=2)
+    rng, hide = random.Random(7), random.Random(8)
+    looked = 0
+    while t.waiting_for() != "over":
+        if t.waiting_for() != "bot" or rng.random() < 0.3:
+            assert _view_with_hidden_changed(t, hide) == json.dumps(t.view(), sort_keys=True)
+            looked += 1
+        if t.waiting_for() == "bot":
+            t.bot_step()
+        elif t.waiting_for() == "handover":
+            t.reveal(t.state.current_player())
+        else:
+            t.act(t.shown, rng.choice(t.view()["legal"])["text"])
+    assert looked > 30
