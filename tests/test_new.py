@@ -52,6 +52,7 @@ def test_the_schema_line_names_schemas_that_accept_the_files(here):
         jsonschema.validate(yaml.safe_load(path.read_text(encoding="utf-8")), schema_of(path))
 
 
+@pytest.mark.slow  # end to end: every check of a full-size board, drawing included (2-3 s of CPU each)
 @pytest.mark.parametrize("source", ["usa", "europe"])
 def test_a_copy_of_a_published_board_validates_without_warnings(here, source):
     out = run("new", "sub/copy", "--from", source)
