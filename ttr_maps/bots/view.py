@@ -11,12 +11,14 @@ Two views with one surface:
 - `ObservationView(game, obs)` is built from the observation dict itself: by
   construction it can know nothing more.
 - `StateView(state, seat)` reads the same fields from the state's public parts
-  when the bot asks (the observation dict costs more to build than a planning
+  when the bot asks (the engine's observe.SeatView, which also writes the
+  observation dict: the observation is written once, in ttr_maps/engine/observe.py) (the observation dict costs more to build than a planning
   bot's whole decision, and most decisions read a few fields). It is for one
   decision: the runner closes it when the bot has answered, and a closed view
   holds no reference to the state and refuses every read. `tests/test_bots.py`
-  checks `StateView(...).to_observation() == state.observation(seat)` (orders
-  included) on many positions of every variant, that positions differing only
+  checks that a StateView and the ObservationView of its dict answer alike (and
+  the dict read back is written again unchanged, orders included) on many
+  positions of every variant, that positions differing only
   in hidden information give a seat the same view, that a closed view leads to
   nothing of the state, and the runner's `observation="engine"` mode
   (ObservationView of the real dict) gives byte-identical game records.
@@ -26,125 +28,33 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from ..engine.game import Game, State
+from ..engine.observe import SeatObservation, SeatView
+from ..engine.phases import (
+    PH_FLAG as FLAG,
+    PH_JOURNEY as JOURNEY,
+    PH_KEEP as KEEP,
+    PH_OVER as OVER,
+    PH_PASSENGER as PASSENGER,
+    PH_SECOND as SECOND,
+    PH_SETUP_MIX as MIX,
+    PH_TUNNEL as TUNNEL,
+    PH_TURN as TURN,
+    PHASE_NAMES as PHASES,
+)
 
-# Phases, as in ttr_maps.engine.game.PHASE_NAMES.
-PHASES = ("turn", "second-draw", "keep-tickets", "announce-mix", "tunnel", "flag", "place-passenger", "journey", "over", "stand-ins")
-TURN, SECOND, KEEP, MIX, TUNNEL, FLAG, PASSENGER, JOURNEY, OVER = range(9)
+if TYPE_CHECKING:
+    from ..engine.game import Game
+
+__all__ = ["FLAG", "JOURNEY", "KEEP", "MIX", "OVER", "PASSENGER", "PHASES", "SECOND", "TUNNEL", "TURN",
+           "ClosedView", "ObservationView", "StateView", "View", "ViewClosed"]
+
 _PHASE_INDEX = {name: i for i, name in enumerate(PHASES)}
 
-
-class View:
-    """The shared surface. Lists returned are copies the bot may keep."""
-
-    __slots__ = ()
-
-    game: Game
-    seat: int
-    num_players: int
-
-    # Subclasses implement these.
-    @property
-    def phase(self) -> int: ...
-    @property
-    def turn(self) -> int: ...
-    @property
-    def final_round(self) -> bool: ...
-    @property
-    def current_player(self) -> int: ...
-    @property
-    def hand(self) -> list[int]: ...
-    @property
-    def tickets(self) -> list[int]: ...
-    @property
-    def offered(self) -> list[int]: ...
-    @property
-    def face_up(self) -> list[int]: ...
-    @property
-    def deck(self) -> int: ...
-    @property
-    def discards(self) -> int: ...
-    @property
-    def ticket_piles(self) -> dict[str, int]: ...
-    @property
-    def passengers(self) -> dict[int, int]: ...
-    @property
-    def goods(self) -> dict[int, list[int]]: ...
-    @property
-    def tunnel(self) -> tuple[int, list[int], int] | None: ...
-    @property
-    def journey(self) -> tuple[int, int] | None: ...
-    def claims(self, p: int) -> list[int]: ...
-    def claim_count(self, p: int) -> int: ...
-    def trains(self, p: int) -> int: ...
-    def cards(self, p: int) -> int: ...
-    def ticket_count(self, p: int) -> int: ...
-    def offered_count(self, p: int) -> int: ...
-    def stations(self, p: int) -> list[int]: ...
-    def stations_left(self, p: int) -> int: ...
-    def score(self, p: int) -> int: ...
-    def passengers_unplaced(self, p: int) -> int: ...
-    def passengers_moved(self, p: int) -> int: ...
-    def goods_taken(self, p: int) -> list[int]: ...
-    def flag_cards(self, p: int) -> list[int]: ...
-    def flag_sets(self, p: int) -> int: ...
-
-    def to_observation(self) -> dict[str, Any]:
-        """The view written back as the engine's observation dict (for the equivalence tests)."""
-        t = self.game.t
-        players = []
-        for p in range(self.num_players):
-            players.append(
-                {
-                    "cards": self.cards(p),
-                    "tickets": self.ticket_count(p),
-                    "offered": self.offered_count(p),
-                    "trains": self.trains(p),
-                    "stations_left": self.stations_left(p),
-                    "score": self.score(p),
-                    "claims": [[t.route_ids[t.t_route[tid]], t.t_track[tid]] for tid in self.claims(p)],
-                    "stations": [t.place_ids[x] for x in self.stations(p)],
-                    "passengers_unplaced": self.passengers_unplaced(p),
-                    "passengers_moved": self.passengers_moved(p),
-                    "goods": self.goods_taken(p),
-                    "flag_cards": [t.kinds[c] for c in self.flag_cards(p)],
-                    "flag_sets": self.flag_sets(p),
-                }
-            )
-        obs: dict[str, Any] = {
-            "seat": self.seat,
-            "current_player": self.current_player,
-            "phase": PHASES[self.phase],
-            "turn": self.turn,
-            "final_round": self.final_round,
-            "hand": {t.kinds[k]: n for k, n in enumerate(self.hand) if n},
-            "tickets": [t.ticket_keys[k] for k in self.tickets],
-            "offered": [t.ticket_keys[k] for k in self.offered],
-            "face_up": [t.kinds[k] if k >= 0 else None for k in self.face_up],
-            "deck": self.deck,
-            "discards": self.discards,
-            "ticket_piles": self.ticket_piles,
-            "passengers": {t.place_ids[x]: p for x, p in self.passengers.items()},
-            "goods": {t.place_ids[x]: v for x, v in self.goods.items()},
-            "players": players,
-        }
-        tun = self.tunnel
-        if tun is not None:
-            tid, revealed, extra = tun
-            obs["tunnel"] = {
-                "route": t.route_ids[t.t_route[tid]],
-                "track": t.t_track[tid],
-                "revealed": [t.kinds[k] for k in revealed],
-                "extra": extra,
-            }
-        j = self.journey
-        if j is not None:
-            obs["journey"] = {"start": t.place_ids[j[0]], "at": t.place_ids[j[1]]}
-        return obs
+# The shared surface of every view (int-indexed; lists returned are copies the bot may keep).
+View = SeatObservation
 
 
-class StateView(View):
+class StateView(SeatView):
     """One seat's observation read from the state's public fields when the bot asks (see the module docstring).
 
     Nothing is copied up front: a decision that reads three fields pays for three.
@@ -156,92 +66,12 @@ class StateView(View):
     hidden part (the deck's order, other hands, other players' tickets or offers).
     """
 
-    __slots__ = ("game", "seat", "num_players", "_s")
-
-    def __init__(self, state: State, seat: int):
-        self._s = state
-        self.game = state.game
-        self.seat = seat
-        self.num_players = state.game.num_players
+    __slots__ = ()
 
     def close(self) -> None:
         """End the decision: forget the state; every later read raises."""
         self._s = None
         self.__class__ = ClosedView
-
-    phase = property(lambda self: self._s.phase)
-    turn = property(lambda self: self._s.turns)
-    final_round = property(lambda self: self._s.final_left > 0)
-    current_player = property(lambda self: self._s.current_player())
-    hand = property(lambda self: self._s.hands[self.seat][:])
-    tickets = property(lambda self: self._s.kept[self.seat][:])
-    offered = property(lambda self: self._s.offers[self.seat][:])
-    face_up = property(lambda self: self._s.face_up[:])
-    deck = property(lambda self: len(self._s.deck))
-    discards = property(lambda self: self._s.discard_total)
-    ticket_piles = property(lambda self: {name: len(cards) for name, cards in self._s.piles.items()})
-    # Sorted by place, as in the observation (a bot iterating them sees the same order either way).
-    passengers = property(lambda self: dict(sorted(self._s.passenger_at.items())))
-
-    @property
-    def goods(self) -> dict[int, list[int]]:
-        s = self._s
-        goods = s.goods
-        return {place: [v for i in stacks for v in reversed(goods[i])] for place, stacks in s.goods_at.items()}
-
-    @property
-    def tunnel(self) -> tuple[int, list[int], int] | None:
-        tun = self._s.tunnel
-        return None if tun is None else (tun.tid, list(tun.revealed), tun.extra)
-
-    @property
-    def journey(self) -> tuple[int, int] | None:
-        j = self._s.journey
-        return None if j is None else (j.start, j.at)
-
-    def claims(self, p: int) -> list[int]:
-        return self._s.claims[p][:]
-
-    def claim_count(self, p: int) -> int:
-        return len(self._s.claims[p])
-
-    def trains(self, p: int) -> int:
-        return self._s.trains[p]
-
-    def cards(self, p: int) -> int:
-        return sum(self._s.hands[p])
-
-    def ticket_count(self, p: int) -> int:
-        return len(self._s.kept[p])
-
-    def offered_count(self, p: int) -> int:
-        return len(self._s.offers[p])
-
-    def stations(self, p: int) -> list[int]:
-        s = self._s
-        return s.stations[p][:] if s.t.station_costs else []
-
-    def stations_left(self, p: int) -> int:
-        s = self._s
-        return len(s.t.station_costs) - (len(s.stations[p]) if s.t.station_costs else 0)
-
-    def score(self, p: int) -> int:
-        return self._s.scores[p]
-
-    def passengers_unplaced(self, p: int) -> int:
-        return self._s.passengers_unplaced[p]
-
-    def passengers_moved(self, p: int) -> int:
-        return self._s.passengers_moved[p]
-
-    def goods_taken(self, p: int) -> list[int]:
-        return self._s.goods_taken[p][:]
-
-    def flag_cards(self, p: int) -> list[int]:
-        return self._s.flag_cards[p][:]
-
-    def flag_sets(self, p: int) -> int:
-        return self._s.flag_sets[p]
 
 
 def _closed(*args, **kwargs):

@@ -1,4 +1,12 @@
-"""What one seat may see: its own hand and tickets, and everything public."""
+"""What one seat may see: its own hand and tickets, and everything public. Written once, here.
+
+`SeatObservation` is the observation's surface in the engine's int-indexed terms (places, routes, tracks,
+card kinds and tickets as indices of `game.t`), and its `to_observation()` writes the plain dict with
+names (JSON-ready) that `State.observation(seat)` returns. `SeatView` reads that surface from the
+state's public parts when asked (nothing is copied up front). The bots' views (bots/view.py) are these:
+a bot's `StateView` is a SeatView it may not keep, and its `ObservationView` reads the same surface back
+from the dict.
+"""
 
 from __future__ import annotations
 
@@ -10,61 +18,209 @@ if TYPE_CHECKING:
     from .state import State
 
 
-def hand_dict(state: State, counts: list[int]) -> dict[str, int]:
-    kinds = state.t.kinds
-    return {kinds[k]: n for k, n in enumerate(counts) if n}
-
-
 def observation(state: State, seat: int) -> dict[str, Any]:
     """A plain dict (JSON-ready) of what `seat` knows. Hidden: deck order, others' hands and tickets, offers."""
-    t = state.t
     game = state.game
     if not isinstance(seat, int) or not 0 <= seat < game.num_players:
         raise ValueError(f"seat must be 0..{game.num_players - 1}")
-    players = []
-    for p in range(game.num_players):
-        players.append(
-            {
-                "cards": sum(state.hands[p]),
-                "tickets": len(state.kept[p]),
-                "offered": len(state.offers[p]),
-                "trains": state.trains[p],
-                "stations_left": len(t.station_costs) - len(state.stations[p]),
-                "score": state.scores[p],
-                "claims": [[t.route_ids[t.t_route[tid]], t.t_track[tid]] for tid in state.claims[p]],
-                "stations": [t.place_ids[x] for x in state.stations[p]],
-                "passengers_unplaced": state.passengers_unplaced[p],
-                "passengers_moved": state.passengers_moved[p],
-                "goods": list(state.goods_taken[p]),
-                "flag_cards": [t.kinds[c] for c in state.flag_cards[p]],
-                "flag_sets": state.flag_sets[p],
-            }
-        )
-    obs: dict[str, Any] = {
-        "seat": seat,
-        "current_player": state.current_player(),
-        "phase": PHASE_NAMES[state.phase],
-        "turn": state.turns,
-        "final_round": state.final_left > 0,
-        "hand": hand_dict(state, state.hands[seat]),
-        "tickets": [t.ticket_keys[k] for k in state.kept[seat]],
-        "offered": [t.ticket_keys[k] for k in state.offers[seat]],
-        "face_up": [t.kinds[k] if k >= 0 else None for k in state.face_up],
-        "deck": len(state.deck),
-        "discards": state.discard_total,
-        "ticket_piles": {name: len(cards) for name, cards in state.piles.items()},
-        "passengers": {t.place_ids[x]: p for x, p in sorted(state.passenger_at.items())},
-        "goods": {t.place_ids[place]: [v for i in stacks for v in reversed(state.goods[i])] for place, stacks in state.goods_at.items()},
-        "players": players,
-    }
-    if state.tunnel is not None:
-        tun = state.tunnel
-        obs["tunnel"] = {
-            "route": t.route_ids[t.t_route[tun.tid]],
-            "track": t.t_track[tun.tid],
-            "revealed": [t.kinds[k] for k in tun.revealed],
-            "extra": tun.extra,
+    return SeatView(state, seat).to_observation()
+
+
+class SeatObservation:
+    """The observation's surface, int-indexed. Lists returned are copies the caller may keep."""
+
+    __slots__ = ()
+
+    game: Any  # the Game
+    seat: int
+    num_players: int
+
+    # Subclasses implement these.
+    @property
+    def phase(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def final_round(self) -> bool: ...
+    @property
+    def current_player(self) -> int: ...
+    @property
+    def hand(self) -> list[int]: ...
+    @property
+    def tickets(self) -> list[int]: ...
+    @property
+    def offered(self) -> list[int]: ...
+    @property
+    def face_up(self) -> list[int]: ...
+    @property
+    def deck(self) -> int: ...
+    @property
+    def discards(self) -> int: ...
+    @property
+    def ticket_piles(self) -> dict[str, int]: ...
+    @property
+    def passengers(self) -> dict[int, int]: ...
+    @property
+    def goods(self) -> dict[int, list[int]]: ...
+    @property
+    def tunnel(self) -> tuple[int, list[int], int] | None: ...
+    @property
+    def journey(self) -> tuple[int, int] | None: ...
+    def claims(self, p: int) -> list[int]: ...
+    def claim_count(self, p: int) -> int: ...
+    def trains(self, p: int) -> int: ...
+    def cards(self, p: int) -> int: ...
+    def ticket_count(self, p: int) -> int: ...
+    def offered_count(self, p: int) -> int: ...
+    def stations(self, p: int) -> list[int]: ...
+    def stations_left(self, p: int) -> int: ...
+    def score(self, p: int) -> int: ...
+    def passengers_unplaced(self, p: int) -> int: ...
+    def passengers_moved(self, p: int) -> int: ...
+    def goods_taken(self, p: int) -> list[int]: ...
+    def flag_cards(self, p: int) -> list[int]: ...
+    def flag_sets(self, p: int) -> int: ...
+
+    def to_observation(self) -> dict[str, Any]:
+        """The observation as a plain dict with names: what `State.observation(seat)` returns."""
+        t = self.game.t
+        players = []
+        for p in range(self.num_players):
+            players.append(
+                {
+                    "cards": self.cards(p),
+                    "tickets": self.ticket_count(p),
+                    "offered": self.offered_count(p),
+                    "trains": self.trains(p),
+                    "stations_left": self.stations_left(p),
+                    "score": self.score(p),
+                    "claims": [[t.route_ids[t.t_route[tid]], t.t_track[tid]] for tid in self.claims(p)],
+                    "stations": [t.place_ids[x] for x in self.stations(p)],
+                    "passengers_unplaced": self.passengers_unplaced(p),
+                    "passengers_moved": self.passengers_moved(p),
+                    "goods": self.goods_taken(p),
+                    "flag_cards": [t.kinds[c] for c in self.flag_cards(p)],
+                    "flag_sets": self.flag_sets(p),
+                }
+            )
+        obs: dict[str, Any] = {
+            "seat": self.seat,
+            "current_player": self.current_player,
+            "phase": PHASE_NAMES[self.phase],
+            "turn": self.turn,
+            "final_round": self.final_round,
+            "hand": {t.kinds[k]: n for k, n in enumerate(self.hand) if n},
+            "tickets": [t.ticket_keys[k] for k in self.tickets],
+            "offered": [t.ticket_keys[k] for k in self.offered],
+            "face_up": [t.kinds[k] if k >= 0 else None for k in self.face_up],
+            "deck": self.deck,
+            "discards": self.discards,
+            "ticket_piles": self.ticket_piles,
+            "passengers": {t.place_ids[x]: p for x, p in self.passengers.items()},
+            "goods": {t.place_ids[x]: v for x, v in self.goods.items()},
+            "players": players,
         }
-    if state.journey is not None:
-        obs["journey"] = {"start": t.place_ids[state.journey.start], "at": t.place_ids[state.journey.at]}
-    return obs
+        tun = self.tunnel
+        if tun is not None:
+            tid, revealed, extra = tun
+            obs["tunnel"] = {
+                "route": t.route_ids[t.t_route[tid]],
+                "track": t.t_track[tid],
+                "revealed": [t.kinds[k] for k in revealed],
+                "extra": extra,
+            }
+        j = self.journey
+        if j is not None:
+            obs["journey"] = {"start": t.place_ids[j[0]], "at": t.place_ids[j[1]]}
+        return obs
+
+
+class SeatView(SeatObservation):
+    """One seat's observation read from the state's public fields when asked.
+
+    Nothing is copied up front: a reader that needs three fields pays for three. Every read returns what
+    the observation carries (copies the caller may keep), never a hidden part (the deck's order, other
+    hands, other players' tickets or offers).
+    """
+
+    __slots__ = ("game", "seat", "num_players", "_s")
+
+    def __init__(self, state: State, seat: int):
+        self._s = state
+        self.game = state.game
+        self.seat = seat
+        self.num_players = state.game.num_players
+
+    phase = property(lambda self: self._s.phase)
+    turn = property(lambda self: self._s.turns)
+    final_round = property(lambda self: self._s.final_left > 0)
+    current_player = property(lambda self: self._s.current_player())
+    hand = property(lambda self: self._s.hands[self.seat][:])
+    tickets = property(lambda self: self._s.kept[self.seat][:])
+    offered = property(lambda self: self._s.offers[self.seat][:])
+    face_up = property(lambda self: self._s.face_up[:])
+    deck = property(lambda self: len(self._s.deck))
+    discards = property(lambda self: self._s.discard_total)
+    ticket_piles = property(lambda self: {name: len(cards) for name, cards in self._s.piles.items()})
+    # Sorted by place, as in the observation (a bot iterating them sees the same order either way).
+    passengers = property(lambda self: dict(sorted(self._s.passenger_at.items())))
+
+    @property
+    def goods(self) -> dict[int, list[int]]:
+        s = self._s
+        goods = s.goods
+        return {place: [v for i in stacks for v in reversed(goods[i])] for place, stacks in s.goods_at.items()}
+
+    @property
+    def tunnel(self) -> tuple[int, list[int], int] | None:
+        tun = self._s.tunnel
+        return None if tun is None else (tun.tid, list(tun.revealed), tun.extra)
+
+    @property
+    def journey(self) -> tuple[int, int] | None:
+        j = self._s.journey
+        return None if j is None else (j.start, j.at)
+
+    def claims(self, p: int) -> list[int]:
+        return self._s.claims[p][:]
+
+    def claim_count(self, p: int) -> int:
+        return len(self._s.claims[p])
+
+    def trains(self, p: int) -> int:
+        return self._s.trains[p]
+
+    def cards(self, p: int) -> int:
+        return sum(self._s.hands[p])
+
+    def ticket_count(self, p: int) -> int:
+        return len(self._s.kept[p])
+
+    def offered_count(self, p: int) -> int:
+        return len(self._s.offers[p])
+
+    def stations(self, p: int) -> list[int]:
+        s = self._s
+        return s.stations[p][:] if s.t.station_costs else []
+
+    def stations_left(self, p: int) -> int:
+        s = self._s
+        return len(s.t.station_costs) - (len(s.stations[p]) if s.t.station_costs else 0)
+
+    def score(self, p: int) -> int:
+        return self._s.scores[p]
+
+    def passengers_unplaced(self, p: int) -> int:
+        return self._s.passengers_unplaced[p]
+
+    def passengers_moved(self, p: int) -> int:
+        return self._s.passengers_moved[p]
+
+    def goods_taken(self, p: int) -> list[int]:
+        return self._s.goods_taken[p][:]
+
+    def flag_cards(self, p: int) -> list[int]:
+        return self._s.flag_cards[p][:]
+
+    def flag_sets(self, p: int) -> int:
+        return self._s.flag_sets[p]

@@ -50,7 +50,7 @@ Count = Annotated[int, Field(ge=0, le=100_000)]
 # Counters of a whole game's events: bounded only by JSON's exact integers (a long game with many wild
 # cards makes thousands of face-up redeals; no rule caps how many a game may hold).
 Tally = Annotated[int, Field(ge=0, le=2**53 - 1)]
-Phase = Literal["turn", "second-draw", "keep-tickets", "announce-mix", "tunnel", "flag", "place-passenger", "journey", "over", "stand-ins"]
+Phase = Literal[PHASE_NAMES]  # the phase names (phases.py)
 
 
 class _Strict(BaseModel):
