@@ -62,3 +62,24 @@ def test_bad_input_is_a_message_and_exit_1(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
     result = _run("compare", str(SQUARE))
     assert result.exit_code == 2
+
+
+def test_score_findings_a_designer_acts_on_worked_out_by_hand() -> None:
+    """tests/fixtures/tickets/hub.yaml: S1..S5–F worth 4, S6–F worth 12, S1–G (behind the country K) worth 5.
+
+    Ends: 7 tickets, 14 ends over 10 places: 1.4 a place; F ends 6 (6 / 1.4 = 4.3x). Loads: each S–F ticket
+    rides its spoke (1 space) and the bridge H–F (3): the bridge carries 6, each spoke 1, S1–G nothing (no
+    path), so the 7 routes in use carry 12, a mean of 1.714, and the bridge 6 / 1.714 = 3.5x. H and K end no
+    ticket. Values 4 x5, 5 and 12: nothing in 6-10. S6–F is 4 spaces and worth 12."""
+    result = _run("score", str(Path(__file__).parent / "fixtures" / "tickets" / "hub.yaml"))
+    assert result.exit_code == 0, result.output
+    found = result.output.split("findings:\n", 1)[1].splitlines()
+    assert [line for line in found if line.startswith("- ")][:6] == [
+        "- S1–G cannot be completed: no path joins its ends without passing a country",
+        "- F is in 6 tickets, 4.3x the average (1.4)",
+        "- route H–F carries 6 tickets' shortest paths (3.5x the mean of the routes in use)",
+        "- 2 of 10 places end no ticket: H, K",
+        "- the deck has no ticket worth 6-10",
+        "- S6–F is worth 12 for a shortest path of 4 spaces",
+    ]
+    assert "- most tickets at one place, over the average per place: 4.286, above the published decks' 1.5-3.418" in found
