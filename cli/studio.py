@@ -39,6 +39,7 @@ def command(file: str, port: int, open_browser: bool, sim: str | None) -> None:
             load_summary(sim)
         except (OutputError, OSError, ValueError) as exc:
             raise click.ClickException(f"--sim {sim}: {exc}") from None
+    _check_size(path, file)
     app = studio_app(path, sim)
     try:
         serve(app, port=port, open_browser=open_browser, echo=lambda text: click.echo(text, err=True))
@@ -46,3 +47,18 @@ def command(file: str, port: int, open_browser: bool, sim: str | None) -> None:
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:
         pass
+
+
+def _check_size(path: str, file: str) -> None:
+    """Refuse a board too large to draw live (docs/limits.md#drawing); anything else is the page's to show."""
+    if not os.path.isfile(path):
+        return
+    from ttr_maps.limits import DRAWING, refusal
+    from ttr_maps.load import load
+
+    try:
+        board = load(path).board
+    except (OSError, ValueError):  # the page reports whatever the file's problem is
+        return
+    if board is not None and not DRAWING.allows(board):
+        raise click.ClickException(refusal(file, board, "studio"))

@@ -90,7 +90,7 @@ def test_render_refuses_a_board_one_place_beyond_the_limit(tmp_path: Path) -> No
     assert not out.exists()
 
 
-@pytest.mark.parametrize("command", ["render-svg", "render-pdf", "render-cards", "print", "tickets-svg", "play"])
+@pytest.mark.parametrize("command", ["render-svg", "render-pdf", "render-cards", "print", "tickets-svg", "play", "studio"])
 def test_drawing_commands_refuse_a_board_beyond_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str) -> None:
     variant, n, routes = write_board(tmp_path, 41)
     limit = _patch_limit(monkeypatch, 40, 1000)
@@ -102,6 +102,7 @@ def test_drawing_commands_refuse_a_board_beyond_the_limit(tmp_path: Path, monkey
         "print": ["print", str(variant), "-o", f"{out}.pdf"],
         "tickets-svg": ["tickets", "score", str(variant), "--svg", f"{out}.svg"],
         "play": ["play", str(variant), "--no-open", "-o", str(tmp_path / "game.yaml")],
+        "studio": ["studio", str(variant), "--no-open"],
     }[command]
     result = CliRunner().invoke(cli, argv)
     file = tmp_path / "board.yaml" if command == "tickets-svg" else variant
