@@ -1,5 +1,7 @@
 """The package installs every subpackage, keeps `cli` inside the ttr_maps namespace, and its wheel alone works."""
 
+import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -59,6 +61,38 @@ def test_the_wheel_alone_validates_and_plays_bundled_boards(wheel_venv, tmp_path
         out = ttr(*args)
         assert out.returncode == 0, (args, out.stdout + out.stderr)
     assert (tmp_path / "out" / "my-board-rules" / "report.html").is_file()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_the_pre_commit_hook_runs_with_the_wheel_alone(wheel_venv, tmp_path):
+    """The hook of .pre-commit-hooks.yaml (its entry and file types), run by pre-commit on a new board with
+    the `ttr-maps` of the wheel's environment (tests/test_precommit.py tries the hook as published)."""
+    pytest.importorskip("pre_commit")
+    import yaml
+
+    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    repo = tmp_path / "boards"
+    repo.mkdir()
+    env = {**os.environ, "PATH": f"{wheel_venv / 'bin'}{os.pathsep}{os.environ['PATH']}", "PRE_COMMIT_HOME": str(tmp_path / "cache")}
+    env.pop("TTR_MAPS_CACHE_DIR", None)
+    env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
+
+    def run(*args, check=True):
+        return subprocess.run(list(args), cwd=repo, env=env, capture_output=True, text=True, timeout=300, check=check)
+
+    run("git", "init", "-q")
+    run("ttr-maps", "new", "my-board")
+    local = {"id": hook["id"], "name": hook["name"], "entry": hook["entry"], "language": "system", "types_or": hook["types_or"]}
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump({"repos": [{"repo": "local", "hooks": [local]}]}), encoding="utf-8")
+    run("git", "add", ".")
+    out = run(sys.executable, "-m", "pre_commit", "run", "--all-files", check=False)
+    assert out.returncode == 0 and "Passed" in out.stdout, out.stdout + out.stderr
+    board = repo / "my-board.yaml"
+    board.write_text(board.read_text(encoding="utf-8").replace("tickets:", "tickets:\n  - {from: nowhere, to: nowhere-else, points: 5}", 1), encoding="utf-8")
+    run("git", "add", ".")
+    out = run(sys.executable, "-m", "pre_commit", "run", "--all-files", check=False)
+    assert out.returncode == 1 and "my-board.yaml:" in out.stdout and "R002" in out.stdout, out.stdout + out.stderr
 
 
 @pytest.mark.slow

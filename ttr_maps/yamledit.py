@@ -87,6 +87,7 @@ class YamlFile:
 
     def __init__(self, path: str | Path, raw: bytes):
         self.path = str(path)
+        self.loaded: Any = None  # the text last saved, as loaded to check it (`save`)
         if Path(self.path).suffix.lower() == ".json":
             raise NotEditable(f"{self.path} is JSON; only YAML files are changed in place (save it as .yaml to edit it here)")
         self.sha = sha256(raw)
@@ -181,15 +182,17 @@ class YamlFile:
     def changed(self) -> bool:
         return self.render() != self.text
 
-    def save(self, check: str | Path | None = None) -> str:
+    def save(self, check: str | Path | None = None, before: list[Diagnostic] | None = None) -> str:
         """Write the changes (see the module docstring for when it refuses); returns the new text.
 
         `check` is the file to load to re-validate (default: this one), e.g. the variant that
-        names this board, so a change that breaks the variant is refused too.
+        names this board, so a change that breaks the variant is refused too. `before` is what
+        loading `check` with the text as read reported, when the caller has it (else it is
+        loaded again). `self.loaded` is then the new text as loaded (`load(check)`).
         """
         dumped = self._dump()
         new = merge_lines(self.text, self._base, dumped)
-        write_checked(self.path, self.text, new, check)
+        self.loaded = write_checked(self.path, self.text, new, check, before)
         self.text, self.sha, self._base = new, sha256(new.encode("utf-8")), dumped
         return new
 
@@ -203,14 +206,16 @@ class YamlFile:
         return out.getvalue()
 
 
-def validate_text(path: str, old: str, new: str, check: str | Path | None = None) -> None:
-    """Raise WouldBreak when `new` (the next text of `path`) loads with errors `old` has not."""
+def validate_text(path: str, old: str, new: str, check: str | Path | None = None, before: list[Diagnostic] | None = None) -> Any:
+    """Raise WouldBreak when `new` (the next text of `path`) loads with errors `old` has not (`before`: the
+    diagnostics of `old`, when the caller has them); returns the new text as loaded."""
     from .load import load
 
     root = str(check or path)
-    before = load(root, {path: old}).diagnostics
-    after = load(root, {path: new}).diagnostics
-    added = new_errors(before, after)
+    if before is None:
+        before = load(root, {path: old}).diagnostics
+    loaded = load(root, {path: new})
+    added = new_errors(before, loaded.diagnostics)
     if added:
         first = added[0]
         raise WouldBreak(
@@ -218,12 +223,14 @@ def validate_text(path: str, old: str, new: str, check: str | Path | None = None
             f"{first.code} {first.message}" + (f" (and {len(added) - 1} more)" if len(added) > 1 else ""),
             added,
         )
+    return loaded
 
 
-def write_checked(path: str, old: str, new: str, check: str | Path | None = None) -> None:
+def write_checked(path: str, old: str, new: str, check: str | Path | None = None, before: list[Diagnostic] | None = None) -> Any:
     """Replace the text `old` of `path` by `new`: only if the file still holds `old` (sha-256 of its
-    bytes) and `new` loads with no new error; atomically. Raises an EditError otherwise."""
-    validate_text(path, old, new, check)
+    bytes) and `new` loads with no new error; atomically. Raises an EditError otherwise. Returns the
+    new text as loaded (`validate_text`)."""
+    loaded = validate_text(path, old, new, check, before)
     try:
         on_disk = Path(path).read_bytes()
     except OSError as exc:
@@ -231,11 +238,12 @@ def write_checked(path: str, old: str, new: str, check: str | Path | None = None
     if sha256(on_disk) != sha256(old.encode("utf-8")):
         raise FileChanged(f"{path} was changed on disk since it was read; nothing was written (read it again and redo the change)")
     if new == old:
-        return
+        return loaded
     try:
         write_atomic(path, new, make_dirs=False)
     except OSError as exc:
         raise EditError(f"cannot write {path}: {exc.strerror or exc}; nothing was changed") from None
+    return loaded
 
 
 def new_errors(before: Iterable[Diagnostic], after: Iterable[Diagnostic]) -> list[Diagnostic]:

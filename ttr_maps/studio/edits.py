@@ -64,12 +64,16 @@ def apply(session: Session, op: dict[str, Any]) -> str:
                 session.doc = None  # a refused edit leaves the tree changed: read the file again next time
                 before = doc.text
                 message = OPS[kind](doc, snap.drawing, op)
-                after = doc.save(check=check)
+                # The snapshot's own load is of the text as read (its sha is `base`): not loaded again to compare.
+                after = doc.save(check=check, before=snap.drawing.loaded.diagnostics)
                 session.doc = doc
                 if after != before:
                     session.undo.append((before, after))
                     del session.undo[:-200]
                     session.redo.clear()
+                    # The new text was loaded to check it: the drawing is made from that load.
+                    session.refresh(force=True, message=message, later=True, loaded=doc.loaded)
+                    return message
         session.refresh(force=True, message=message, later=True)
         return message
 

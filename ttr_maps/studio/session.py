@@ -84,20 +84,22 @@ class Session:
 
     # --- reading ---------------------------------------------------------------------------
 
-    def refresh(self, force: bool = False, message: str = "", later: bool = False) -> bool:
+    def refresh(self, force: bool = False, message: str = "", later: bool = False, loaded: Loaded | None = None) -> bool:
         """Read the files again if they changed; returns True when a new snapshot was made.
 
         The drawing is published first (the quick layout when the last drawing allows it);
         the rest (the exact layout when the first was quick; shortest paths, loads, the
         design checks) follows, in a background thread with `later` (so an edit's answer
-        and the next edit need not wait for it; a newer refresh supersedes it).
+        and the next edit need not wait for it; a newer refresh supersedes it). `loaded` is the
+        files as they are on disk, loaded already (an edit checked its text that way).
         """
         with self.lock:
             seen = (file_sha(self.path), file_sha(self.board_path) if self.board_path != self.path else None)
             if seen == self._seen and not force:
                 return False
             self._seen = seen
-            loaded = load(self.path)
+            if loaded is None or not loaded.ok:
+                loaded = load(self.path)
             if loaded.board_path:
                 self.board_path = os.path.normpath(loaded.board_path)
             old = self.snapshot
