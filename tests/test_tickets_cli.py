@@ -83,3 +83,4 @@ def test_score_findings_a_designer_acts_on_worked_out_by_hand() -> None:
         "- S6–F is worth 12 for a shortest path of 4 spaces",
     ]
     assert "- most tickets at one place, over the average per place: 4.286, above the published decks' 1.5-3.418" in found
+    assert "value vs shortest path: 5 equal, 1 differ: S6–F +8; 1 with no path" in result.output

@@ -117,9 +117,13 @@ def score_text(fig: DeckFigures, label: str) -> str:
     if d["overlaps"]:
         out += ["", f"ticket pairs sharing half their routes or more: {len(d['overlaps'])}"]
         out += [f"  {_pair(names, o['a'])} / {_pair(names, o['b'])}: {o['shared']:.0%}" for o in d["overlaps"][:SHOWN]]
-    off = [v for v in d["value_vs_path"] if v["difference"]]
-    out += ["", f"value vs shortest path: {len(d['value_vs_path']) - len(off)} equal, {len(off)} differ"
-            + (": " + ", ".join(f"{v['ticket']} {v['difference']:+d}" for v in off[:SHOWN] if v["difference"] is not None) if off else "")]
+    # Tickets by name, as everywhere in this text; a ticket no path reaches is neither equal nor off.
+    diffs = [(t.ticket, t.ticket.points - t.path) for t in fig.tickets if t.path is not None]
+    off = [(t, diff) for t, diff in diffs if diff]
+    no_path = len(fig.tickets) - len(diffs)
+    out += ["", f"value vs shortest path: {len(diffs) - len(off)} equal, {len(off)} differ"
+            + (": " + ", ".join(f"{names[t.from_]}–{names[t.to]} {diff:+d}" for t, diff in off[:SHOWN]) if off else "")
+            + (" …" if len(off) > SHOWN else "") + (f"; {no_path} with no path" if no_path else "")]
     found = findings(fig)
     out += ["", "findings:" if found else "findings: none (every figure within the published decks' ranges)"]
     out += [f"- {f}" for f in found]
