@@ -223,3 +223,32 @@ def test_hot_seat_hands_over_the_screen_and_bots_move_after_a_visible_pause(brow
     finally:
         page.close()
         running.stop()
+
+
+def test_board_text_with_markup_is_shown_as_text(browser, tmp_path):
+    """A place and a variant named with HTML: the page shows the characters, builds no element from them, runs nothing."""
+    import shutil
+
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "variants").mkdir()
+    shutil.copy(ROOT / "tests/scenarios/boards/tiny.yaml", tmp_path / "boards/tiny.yaml")
+    name = "<img src=x onerror='window.pwned=1'><b>A</b>"
+    board = (tmp_path / "boards/tiny.yaml").read_text(encoding="utf-8")
+    (tmp_path / "boards/tiny.yaml").write_text(board.replace("name: A,", f'name: "{name}",', 1), encoding="utf-8")
+    rules = TINY.read_text(encoding="utf-8").replace("name: Tiny", 'name: "<i>Tiny</i>"', 1)
+    (tmp_path / "variants/tiny.yaml").write_text(rules, encoding="utf-8")
+    table = new_table(Game.from_file(tmp_path / "variants/tiny.yaml", 2), [HUMAN, "expert"], tmp_path / "game.yaml", seed=11)
+    running = run_in_thread(play_app(table))
+    page = browser.new_page(viewport={"width": 1300, "height": 850})
+    try:
+        page.goto(running.url() + "&delay=20")
+        _next(page, 0)
+        assert page.text_content("#variant") == "<i>Tiny</i>"
+        assert page.eval_on_selector("#layer .spot[data-place='a'] title", "t => t.textContent") == name
+        assert name in page.text_content("#board")  # the drawn label, as render writes it
+        assert page.evaluate("document.querySelectorAll('img, i, b').length") == 0
+        page.wait_for_timeout(300)
+        assert page.evaluate("window.pwned") is None
+    finally:
+        page.close()
+        running.stop()
