@@ -149,3 +149,23 @@ def test_a_burst_of_saves_is_laid_out_and_checked_once(tmp_path: Path, monkeypat
     session.close()
     assert finished == [last]  # only the last drawing went on to render's layout and the checks
     assert session.snapshot.drawing.exact
+
+
+def test_a_failing_quick_layout_falls_back_to_the_whole_layout_and_says_so(tmp_path: Path, monkeypatch, caplog) -> None:
+    import ttr_maps.studio.quick as quick
+
+    def broken(*args, **kwargs):
+        raise ValueError("renderer changed")
+
+    monkeypatch.setattr(quick, "quick_plan", broken)
+    rules, board = _copy(tmp_path, "paris.yaml")
+    session = Session(str(rules))
+    session.refresh()
+    session.close()
+    board.write_text(_moved(board.read_text(encoding="utf-8"), "louvre", 0.003), encoding="utf-8")
+    with caplog.at_level("WARNING", logger="ttr_maps.studio"):
+        assert session.refresh(later=True)
+    final = load(rules)
+    assert session.snapshot.drawing.exact
+    assert session.snapshot.drawing.svg == draw_board(plan_board(final.board, final.variant, BoardOptions()))
+    assert "quick layout failed (ValueError: renderer changed)" in caplog.text

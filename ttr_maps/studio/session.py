@@ -14,6 +14,7 @@ loading keeps the last good drawing and shows its diagnostics instead.
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import os
 import threading
@@ -58,6 +59,8 @@ def file_sha(path: str) -> str | None:
         return None
 
 
+log = logging.getLogger("ttr_maps.studio")
+
 #: Seconds without a newer drawing before the steps after it (render's layout, the checks) start.
 SETTLE = 0.25
 
@@ -81,6 +84,7 @@ class Session:
         self._next: tuple[Snapshot, Loaded] | None = None
         self._worker: threading.Thread | None = None
         self._closed = False
+        self._quick_failed = False
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -218,7 +222,10 @@ class Session:
         if plan is None and last is not None:
             try:
                 plan, exact = quick_plan(last.plan, loaded.board, loaded.variant), False
-            except Exception:
+            except Exception as exc:  # the renderer's inner steps changed: drawn whole (slower), and said once
+                if not self._quick_failed:
+                    log.warning("the studio's quick layout failed (%s: %s); each edit is laid out whole", type(exc).__name__, exc)
+                    self._quick_failed = True
                 plan = None
         if plan is None:
             plan, exact = plan_board(loaded.board, loaded.variant, BoardOptions()), True
