@@ -25,9 +25,11 @@ def test_fix_writes_the_bend_points_and_keeps_every_other_line(tmp_path):
     old, new = before.splitlines(), after.splitlines()
     assert len(old) == len(new)
     changed = [k for k, (a, b) in enumerate(zip(old, new)) if a != b]
-    assert [old[k].split("}")[0] for k in changed] == [new[k].split(", bend:")[0] for k in changed]
+    assert [old[k].split(", bend:")[0] for k in changed] == [new[k].split(", bend:")[0] for k in changed]
     assert all("# expect: D006@5" in new[k] for k in changed)  # the comment on a changed line stays
-    assert "D006" not in run("validate", str(board), "--select", "D006").output.split("hub–n1")[0]
+    # The two spokes it moved are drawn clear now: no finding at their lines (16 and 20) or naming them.
+    left = run("validate", str(board), "--select", "D006").output
+    assert "fan.yaml:16:" not in left and "fan.yaml:20:" not in left and "hub–n1" not in left and "hub–n5" not in left, left
 
 
 def test_diff_shows_the_change_and_writes_nothing(tmp_path):

@@ -33,7 +33,7 @@ MARKER_SHARE = 0.05
 LABEL_SHARE = 0.02
 
 # Where along the route (share of the way from its first end) and how far to the side (car lengths) to try a bend point.
-_ALONG = (0.5, 0.3, 0.7)
+_ALONG = (0.5, 0.3, 0.7, 0.15, 0.85)
 _ASIDE = (0.25, 0.5, 1.0, 1.5, 2.5)
 
 
@@ -316,7 +316,7 @@ def untangle(plan: BoardPlan, rounds: int = 3) -> list[int]:
             for g in dict.fromkeys(pair):
                 if g in fixed or g in failed:
                     continue
-                found = clear_bend(plan, g, obstacles, layout, written_only=False)
+                found = clear_bend(plan, g, obstacles, layout, stretch=2.0, written_only=False)
                 if found is None:
                     failed.add(g)
                 else:

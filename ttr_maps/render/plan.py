@@ -331,7 +331,7 @@ def _plan_routes(
         groups.setdefault(tuple(sorted(((r.from_, ea), (r.to, eb)), key=lambda e: (e[0], e[1] or ""))), []).append(r)
     bundles = list(groups)
     keys = [(a[0], b[0]) for a, b in bundles]
-    lines = [_candidates(key, groups[bundle], pos, to_mm, car, clear, space_width, track_gap, layout) for key, bundle in zip(keys, bundles)]
+    lines = [_candidate_lines(key, groups[bundle], pos, to_mm, car, clear, space_width, track_gap, layout) for key, bundle in zip(keys, bundles)]
     laid = iter(lay_routes([(key, groups[bundle], line, shape) for key, bundle, ls in zip(keys, bundles, lines) for _, shape, line in ls],
                            car, clear, space_width, track_gap))
     options: list[list[tuple[float, RoutePlan]]] = [[(pref, next(laid)) for pref, _, _ in ls] for ls in lines]
@@ -503,6 +503,23 @@ _ROUNDER = ((1.3, 0.3), (1.6, 0.6))
 
 
 def _candidates(
+    key: tuple[str, str],
+    members: list[Route],
+    pos: dict[str, tuple[float, float]],
+    to_mm: Callable[[float, float], tuple[float, float]],
+    car: float,
+    clear: float,
+    space_width: float,
+    track_gap: float,
+    layout: Layout,
+) -> list[tuple[float, RoutePlan]]:
+    """(preference cost, plan) for each shape this group may take (the studio's quick layout lays out one route)."""
+    lines = _candidate_lines(key, members, pos, to_mm, car, clear, space_width, track_gap, layout)
+    plans = lay_routes([(key, members, line, shape) for _, shape, line in lines], car, clear, space_width, track_gap)
+    return [(pref, plan) for (pref, _, _), plan in zip(lines, plans)]
+
+
+def _candidate_lines(
     key: tuple[str, str],
     members: list[Route],
     pos: dict[str, tuple[float, float]],
