@@ -36,7 +36,9 @@ def wheel_venv(tmp_path_factory):
     (wheel,) = where.glob("ttr_maps-*.whl")
     venv = where / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)], check=True, capture_output=True)
+    # --no-compile: the dependencies' bytecode is written as the commands import them, not for every module
+    # they ship (networkx alone has hundreds): the fixture took 104 s of the suite under load.
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-compile", str(wheel)], check=True, capture_output=True)
     return venv
 
 

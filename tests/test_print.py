@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 import subprocess
@@ -14,12 +15,21 @@ from ttr_maps.cli.main import cli
 from ttr_maps.load import load_variant
 from ttr_maps.model.board import Board
 from ttr_maps.render import PrintOptions, build_pdf, tile_board
+from ttr_maps.render.pdf import PrintResult
 from ttr_maps.render.text import pdf_safe
 
 # End-to-end: real renders, PDFs or processes (`python -m pytest -m "not slow"` leaves them out).
 pytestmark = pytest.mark.slow
 
 BUNDLED = sorted(MAPS.glob("*/*.yaml")) + sorted((ROOT / "examples").glob("*.yaml"))
+
+
+@functools.cache
+def usa_pdf(opts: PrintOptions) -> PrintResult:
+    """The USA game printed with `opts`, built once per test process for the tests that read the same PDF
+    (a build lays the board out and draws every page: half a minute under load)."""
+    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
+    return build_pdf(board, variant, opts)
 
 
 def _page_count(pdf: bytes) -> int:
@@ -80,9 +90,9 @@ def test_pdf_has_the_cover_the_tiles_the_card_sheets_and_the_rules(tmp_path):
 
 
 def test_pdf_is_the_same_bytes_for_the_same_input():
-    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
-    opts = PrintOptions(parts=("board", "tickets"))
-    assert build_pdf(board, variant, opts).pdf == build_pdf(board, variant, opts).pdf
+    variant, board = load_variant(MAPS / "variants" / "usa.yaml")  # loaded again: a fresh build of its own
+    opts = PrintOptions(parts=("board", "tickets"), car_mm=24.0)
+    assert build_pdf(board, variant, opts).pdf == usa_pdf(opts).pdf
 
 
 def test_card_size_and_paper_change_the_sheets():
@@ -114,7 +124,7 @@ def test_cards_per_sheet(paper, size, per_sheet):
 def test_letter_sheets_hold_nine_poker_tickets():
     variant, board = load_variant(MAPS / "variants" / "usa.yaml")
     n = len(cards_for_tickets(board, variant))
-    letter = build_pdf(board, variant, PrintOptions(parts=("tickets",), paper="letter"))
+    letter = usa_pdf(PrintOptions(parts=("tickets",), paper="letter"))
     assert letter.pages == {"tickets": -(-n // 9)}
 
 
@@ -123,9 +133,8 @@ def test_letter_sheets_hold_nine_poker_tickets():
 def test_card_sheet_names_print_clear_of_the_paper_edge(tmp_path, paper):
     """Most printers leave 4-6 mm blank: each sheet's name sits at least 6 mm from every edge (on Letter,
     whose bottom margin is 7.7 mm, it goes up the left margin)."""
-    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
     pdf = tmp_path / "cards.pdf"
-    pdf.write_bytes(build_pdf(board, variant, PrintOptions(parts=("tickets",), paper=paper)).pdf)
+    pdf.write_bytes(usa_pdf(PrintOptions(parts=("tickets",), paper=paper)).pdf)
     out = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, check=True).stdout.decode()
     pages = re.findall(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', out, re.S)
     edge = 6 / 25.4 * 72
@@ -233,8 +242,7 @@ def test_printed_pages_show_the_board_the_marks_and_the_cards(tmp_path):
     import numpy as np
     from PIL import Image
 
-    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
-    result = build_pdf(board, variant, PrintOptions(parts=("board", "tickets"), car_mm=24.0))
+    result = usa_pdf(PrintOptions(parts=("board", "tickets"), car_mm=24.0))
     pdf = tmp_path / "g.pdf"
     pdf.write_bytes(result.pdf)
     subprocess.run(["pdftoppm", "-r", "72", "-png", str(pdf), str(tmp_path / "p")], check=True)
