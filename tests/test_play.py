@@ -377,3 +377,22 @@ def test_what_the_page_receives_does_not_change_with_what_its_seat_may_not_see(t
         else:
             t.act(t.shown, rng.choice(t.view()["legal"])["text"])
     assert looked > 30
+
+
+def test_a_game_saved_under_its_variants_name_resumes(tmp_path, monkeypatch):
+    """`ttr-maps play usa -o usa.yaml`: the saved file names its variant so that it is not read as itself."""
+    import ttr_maps.play
+    import ttr_maps.web
+
+    monkeypatch.chdir(tmp_path)
+    served = []
+    monkeypatch.setattr(ttr_maps.play, "play_app", lambda t: served.append(t) or t)
+    monkeypatch.setattr(ttr_maps.web, "serve", lambda app, **kw: None)
+    r = CliRunner().invoke(cli, ["play", "usa", "--seed", "3", "-o", "usa.yaml", "--no-open"])
+    assert r.exit_code == 0, r.output
+    served[-1].act(0, served[-1].view()["legal"][0]["text"])
+    r = CliRunner().invoke(cli, ["play", "usa.yaml", "--no-open"])
+    assert r.exit_code == 0, r.output
+    assert len(served[-1].state.history) == 1 and served[-1].game.variant.name == served[0].game.variant.name
+    r = CliRunner().invoke(cli, ["state", "show", "usa.yaml"])
+    assert r.exit_code == 0, r.output

@@ -121,8 +121,12 @@ def dump_state(state: State, path: str | Path, fmt: str | None = None) -> str:
     from ..bundled import bundled_name
 
     ref = state.game.variant_path or ""
-    if ref and bundled_name(ref):
-        ref = bundled_name(ref) or ""  # a bundled variant by its name: the file moves with the installation
+    name = bundled_name(ref) if ref else None
+    here = Path(path).resolve().parent
+    if name and not (os.path.exists(here / name) or os.path.isfile(here / f"{name}.yaml")):
+        ref = name  # a bundled variant by its name: the file moves with the installation
+    elif name:
+        ref = str(Path(ref).resolve())  # a file beside this one (even this one: usa.yaml) would be read for the name
     elif ref:
         try:
             ref = os.path.relpath(Path(ref).resolve(), Path(path).resolve().parent)
