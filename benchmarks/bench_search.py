@@ -7,7 +7,8 @@ One search bot and the expert in every other seat; the search bot's seat
 rotates with the game index (game i: seat i mod players), and the games are
 dealt from the run seed as `ttr-maps simulate` deals them, so a line is
 reproducible from its seed (budgets in playouts; a budget in seconds is not).
-The even share is 1/players; a shared win counts 1/k. Time per move is the
+The even share is 1/players; a shared win counts 1/k; wins are also given per seat
+of the search bot (at two players: moving first or second). Time per move is the
 CPU time of the search bot's decisions (time.process_time in the process
 playing the game): the mean over all its decisions, over the decisions it
 searched (turns and mid-game ticket choices), and the slowest one.
@@ -100,12 +101,20 @@ def main(argv: list[str] | None = None) -> int:
     times = [t for r in results for t in r["times"]]
     searched = [t for r in results for t in r["searched_times"]]
     margin = [r["scores"][r["seat"]] - max(s for p, s in enumerate(r["scores"]) if p != r["seat"]) for r in results]
+    by_seat = []
+    for seat in range(args.players):
+        rs = [r for r in results if r["seat"] == seat]
+        if rs:
+            w = sum(1 / len(r["winners"]) for r in rs if r["seat"] in r["winners"])
+            slo, shi = wilson(w, len(rs))
+            by_seat.append({"seat": seat, "games": len(rs), "win_rate": round(w / len(rs), 3),
+                            "ci": [round(slo, 3), round(shi, 3)]})
     out = {
         "variant": args.variant, "players": args.players, "games": len(results), "seed": args.seed,
         "budget": args.budget, "candidates": args.candidates,
         "win_rate": round(wins / len(results), 3), "ci": [round(lo, 3), round(hi, 3)],
         "even_share": round(1 / args.players, 3),
-        "mean_margin": round(statistics.mean(margin), 2),
+        "mean_margin": round(statistics.mean(margin), 2), "by_seat": by_seat,
         "s_per_move": round(statistics.mean(times), 3), "s_per_searched_move": round(statistics.mean(searched), 3) if searched else 0,
         "max_s_per_move": round(max(times), 3),
         "moves_changed": round(sum(r["stats"]["changed"] for r in results) / max(1, sum(r["stats"]["searched"] for r in results)), 3),
@@ -119,6 +128,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{out['games']} games, seed {out['seed']}: search wins {out['win_rate'] * 100:.1f}% "
           f"({out['ci'][0] * 100:.1f}-{out['ci'][1] * 100:.1f}%; even share {out['even_share'] * 100:.0f}%), "
           f"mean margin {out['mean_margin']:+.1f}")
+    for b in by_seat:
+        print(f"  search in seat {b['seat']}: {b['games']} games, "
+              f"wins {b['win_rate'] * 100:.1f}% ({b['ci'][0] * 100:.1f}-{b['ci'][1] * 100:.1f}%)")
     print(f"time per move (CPU): {out['s_per_move']:.3f} s mean, {out['s_per_searched_move']:.3f} s when searching, "
           f"{out['max_s_per_move']:.3f} s at most; moves changed from the expert's: {out['moves_changed'] * 100:.0f}%; "
           f"load {'/'.join(map(str, out['load_start']))} -> {'/'.join(map(str, out['load_end']))}, {out['wall_s']} s wall")
