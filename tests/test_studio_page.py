@@ -440,3 +440,25 @@ def test_the_command_serves_on_the_port_given_without_opening_a_browser(browser,
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_clicking_a_tickets_finding_lights_its_path(browser, paris: Path) -> None:
+    board = paris / "paris-board.yaml"
+    text = board.read_text(encoding="utf-8")
+    first = "  - {from: bastille, to: bercy, points: 4, decks: [paris]}\n"
+    assert first in text
+    board.write_text(text.replace(first, first + first), encoding="utf-8")  # a duplicate ticket: G007 at the second
+    studio = Studio(browser, paris / "paris.yaml")
+    try:
+        page = studio.page
+        finding = page.locator("li.finding", has_text="G007").first
+        assert page.locator(".hit-route.path").count() == 0
+        finding.click()
+        from ttr_maps.studio.session import analysis
+
+        tickets, _ = analysis(load(paris / "paris.yaml"))
+        lit = page.eval_on_selector_all(".hit-route.path", "ls => ls.map(l => Number(l.dataset.route))")
+        assert sorted(lit) == tickets[1]["routes"] and lit
+        assert "Ticket bastille – bercy" in page.inner_text("#panel")
+    finally:
+        studio.close()

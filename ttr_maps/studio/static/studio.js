@@ -193,6 +193,10 @@
       li.addEventListener("click", () => {
         highlight = f.route !== undefined ? { route: f.route } : f.place !== undefined ? { place: f.place } : null;
         if (highlight) centreOn(highlight);
+        const t = f.ticket !== undefined && state.drawing ? state.drawing.tickets[f.ticket] : null;
+        // A ticket's finding: the ticket is selected and its shortest path lit.
+        pathRoutes = new Set(t ? t.routes : []);
+        if (t) { selected = { ticket: t.index }; showPanel(); showTickets(); }
         drawOverlay(state.drawing);
       });
       ul.append(li);
