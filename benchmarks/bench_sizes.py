@@ -21,6 +21,7 @@ its exit status and the first line of its message:
 - state new VARIANT -p 4 -o state.yaml
 - simulate VARIANT -n 2 --bots random -o DIR
 - simulate VARIANT -n 2 -o DIR  (simulate-bots: the default planning bots)
+- layout: render's plan_board and draw_board in one process, with no size limit
 
 A run past `--timeout` seconds is killed and reported as such; `--memory-gb` caps
 each process's address space (so a run that would exhaust the machine ends in
@@ -51,12 +52,17 @@ players: {min: 2, max: 5}
 trains: 45
 """
 
+PYTHON = "{python}"  # a command run by this Python, not by `ttr-maps`
 COMMANDS = {
     "validate": ["validate", "{variant}"],
     "render": ["render", "{variant}", "-o", "{tmp}/board.svg"],
     "state-new": ["state", "new", "{variant}", "-p", "4", "-s", "1", "-o", "{tmp}/state.yaml"],
     "simulate": ["simulate", "{variant}", "-n", "2", "--bots", "random", "-q", "-o", "{tmp}/sim"],
     "simulate-bots": ["simulate", "{variant}", "-n", "2", "-q", "-o", "{tmp}/sim"],
+    # The layout and SVG alone, past the commands' drawing limit (docs/limits.md#drawing).
+    "layout": [PYTHON, "-c", "import sys; from ttr_maps.load import load_variant; from ttr_maps.render import BoardOptions, plan_board; "
+               "from ttr_maps.render.board import draw_board; v, b = load_variant(sys.argv[1]); draw_board(plan_board(b, v, BoardOptions()))",
+               "{variant}"],
 }
 DEFAULT_COMMANDS = ("validate", "render", "state-new", "simulate")
 
@@ -96,7 +102,10 @@ def board_yaml(places: int, rng: random.Random, down_share: float | None = None,
 def run(args: list[str], timeout: float, memory: int | None) -> tuple[float, float, float, int | str, str]:
     """(wall s, CPU s, peak MB, exit status or 'killed', first line of output) of one command in its own process."""
     script = Path(sys.executable).parent / "ttr-maps"
-    cmd = [str(script) if script.exists() else "ttr-maps", *args]
+    if args[0] == PYTHON:
+        cmd = [sys.executable, *args[1:]]
+    else:
+        cmd = [str(script) if script.exists() else "ttr-maps", *args]
 
     def limit() -> None:
         if memory:
@@ -155,7 +164,7 @@ def main() -> None:
             (tmp / "variant.yaml").write_text(VARIANT, encoding="utf-8")
             print(f"\n{n} places, {routes} routes, {max(10, n // 8)} tickets ({len(text) / 1e6:.2f} MB of YAML)")
             for name in commands:
-                argv = [a.format(variant=tmp / "variant.yaml", tmp=tmp) for a in COMMANDS[name]]
+                argv = [a if a == PYTHON else a.format(variant=tmp / "variant.yaml", tmp=tmp) for a in COMMANDS[name]]
                 results = []
                 loads = []
                 for _ in range(args.repeat):
@@ -169,7 +178,7 @@ def main() -> None:
                 print(f"  {name:<13} {wall:8.2f} s  {cpu:8.2f} s CPU  {peak:7.0f} MB  exit {status}  {first if status != 0 else ''}".rstrip(),
                       flush=True)
                 if args.markdown:
-                    shown = " ".join(a.format(variant="variant.yaml", tmp=".") for a in COMMANDS[name]).replace("./", "")
+                    shown = "layout" if name == "layout" else " ".join(a.format(variant="variant.yaml", tmp=".") for a in COMMANDS[name]).replace("./", "")
                     outcome = "done" if status == 0 else ("killed at the timeout" if status == "killed" else f"exit {status}: {first}")
                     print(f"| `{shown}` | {n:,} | {routes:,} | {wall:.1f} s | {cpu:.1f} s | {peak:.0f} MB | {outcome} | "
                           f"{statistics.median(loads):.1f} | {date} {commit} |", flush=True)
