@@ -20,8 +20,8 @@ from shapely import STRtree
 
 from ..geometry import Layout
 from ..model.board import Route
-from .paths import smooth
-from .plan import BoardPlan, RoutePlan, lay_route, space_polygons
+from .paths import smooth, smooth_many
+from .plan import BoardPlan, RoutePlan, lay_routes, space_polygons
 
 if TYPE_CHECKING:
     from .conflicts import DrawnCars
@@ -267,13 +267,26 @@ def clear_bend(plan: BoardPlan, group: int, obstacles: Obstacles, layout: Layout
                     mm = [plan.to_map(*p) for p in layout.bend_points(entry.model_copy(update={"bend": written}))]
                 else:
                     written = tuple(plan.to_board(x, y) for x, y in mm)
-                line = smooth([pa, *mm, pb])
-                if not need <= _length(line) <= most:
-                    continue
-                laid = lay_route(rp.ends, members, line, "bend", plan.car, plan.clear, plan.space_width, plan.track_gap)
-                tries.append((written, laid))  # type: ignore[arg-type]
+                tries.append((written, [pa, *mm, pb]))  # type: ignore[arg-type]
+        # The curves of all tries of this distance drawn at once, then those too short or too long left out.
+        by_size: dict[int, list[int]] = {}
+        for k, (_, pts) in enumerate(tries):
+            by_size.setdefault(len(pts), []).append(k)
+        curves: list[list[tuple[float, float]]] = [[] for _ in tries]
+        for size, ks in by_size.items():
+            if size < 3:
+                for k in ks:
+                    curves[k] = smooth(tries[k][1])  # type: ignore[arg-type]
+                continue
+            drawn = smooth_many(np.array([tries[k][1] for k in ks], dtype=float))
+            for k, curve in zip(ks, drawn.tolist()):
+                curves[k] = [tries[k][1][0], *map(tuple, curve[1:])]  # type: ignore[misc]
+        tries = [(written, line) for (written, _), line in zip(tries, curves) if need <= _length(line) <= most]  # type: ignore[misc]
         if not tries:
             continue
+        # Every try of this distance laid out in one batch.
+        laid_all = lay_routes([(rp.ends, members, line, "bend") for _, line in tries], plan.car, plan.clear, plan.space_width, plan.track_gap)
+        tries = [(written, laid) for (written, _), laid in zip(tries, laid_all)]
         spaces = [[s for t in laid.tracks for s in t.spaces] for _, laid in tries]
         cars = space_polygons([s for ss in spaces for s in ss], plan.space_length, plan.space_width)
         which = np.repeat(np.arange(len(tries)), [len(ss) for ss in spaces])

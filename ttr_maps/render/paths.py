@@ -120,31 +120,42 @@ def smooth(points: list[Point], samples: int = 16) -> list[Point]:
     """A Catmull-Rom curve through `points` (centripetal, so it never loops on uneven spacing)."""
     if len(points) < 3:
         return list(points)
-    ext = np.array([points[0], *points, points[-1]], dtype=float)
-    p0, p1, p2, p3 = ext[:-3], ext[1:-2], ext[2:-1], ext[3:]
-    t0 = np.zeros(len(p0))
-    t1 = t0 + np.maximum(1e-6, np.hypot(*(p1 - p0).T) ** 0.5)
-    t2 = t1 + np.maximum(1e-6, np.hypot(*(p2 - p1).T) ** 0.5)
-    t3 = t2 + np.maximum(1e-6, np.hypot(*(p3 - p2).T) ** 0.5)
+    out = smooth_many(np.array([points], dtype=float), samples)[0]
+    return [points[0], *map(tuple, out[1:].tolist())]
+
+
+def smooth_many(points: np.ndarray, samples: int = 16) -> np.ndarray:
+    """`smooth` of many lines of as many points each at once: `points` is (lines, k, 2) with k >= 3; returns
+    (lines, (k - 1) * samples + 1, 2), each curve from its first point (the same numbers as `smooth`)."""
+    ext = np.concatenate([points[:, :1], points, points[:, -1:]], axis=1)
+    p0, p1, p2, p3 = ext[:, :-3], ext[:, 1:-2], ext[:, 2:-1], ext[:, 3:]
+
+    def dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        d = b - a
+        return np.maximum(1e-6, np.hypot(d[..., 0], d[..., 1]) ** 0.5)
+
+    t0 = np.zeros(p0.shape[:2])
+    t1 = t0 + dist(p0, p1)
+    t2 = t1 + dist(p1, p2)
+    t3 = t2 + dist(p2, p3)
     k = np.arange(1, samples + 1)
-    col = (slice(None), None)
-    t = t1[col] + (t2 - t1)[col] * k / samples  # (segments, samples)
+    t = t1[..., None] + (t2 - t1)[..., None] * k / samples  # (lines, segments, samples)
 
     def lerp(p, q, ta, tb):
-        span = (tb - ta)[col]
-        u = np.divide(t - ta[col], span, out=np.zeros_like(t), where=span >= 1e-12)
-        return p[:, None, :] + (q - p)[:, None, :] * u[..., None]
+        span = (tb - ta)[..., None]
+        u = np.divide(t - ta[..., None], span, out=np.zeros_like(t), where=span >= 1e-12)
+        return p[..., None, :] + (q - p)[..., None, :] * u[..., None]
 
     a1, a2, a3 = lerp(p0, p1, t0, t1), lerp(p1, p2, t1, t2), lerp(p2, p3, t2, t3)
 
     def lerp2(p, q, ta, tb):
-        span = (tb - ta)[col]
-        u = np.divide(t - ta[col], span, out=np.zeros_like(t), where=span >= 1e-12)
+        span = (tb - ta)[..., None]
+        u = np.divide(t - ta[..., None], span, out=np.zeros_like(t), where=span >= 1e-12)
         return p + (q - p) * u[..., None]
 
     b1, b2 = lerp2(a1, a2, t0, t2), lerp2(a2, a3, t1, t3)
-    out = lerp2(b1, b2, t1, t2).reshape(-1, 2)
-    return [points[0], *map(tuple, out.tolist())]
+    out = lerp2(b1, b2, t1, t2).reshape(len(points), -1, 2)
+    return np.concatenate([points[:, :1], out], axis=1)
 
 
 def offset(pose: Pose, distance: float) -> Point:
