@@ -386,15 +386,15 @@ class ExpertBot(PlanningBot):
     def _cost_for(self, p: int, own: set[int]) -> list[float]:
         """Route costs as opponent p sees them (from the public claims)."""
         bd, know = self.bd, self.know
-        cost = [INF] * bd.NR
-        for r in range(bd.NR):
-            if r in own:
-                cost[r] = 0.0
-            elif know.open[r]:
-                cost[r] = bd.length[r] + 1.0
-            elif know.mine[r] and not bd.parallel_closes:
-                if any(know.owner[x] < 0 and bd.track_ok[x] for x in bd.route_tids[r]):
-                    cost[r] = bd.length[r] + 1.0
+        length = bd.length
+        cost = [n + 1.0 if is_open else INF for n, is_open in zip(length, know.open)]
+        if not bd.parallel_closes:  # our own double routes whose other track is still free
+            owner, ok = know.owner, bd.track_ok
+            for r in know.my_routes:
+                if any(owner[x] < 0 and ok[x] for x in bd.route_tids[r]):
+                    cost[r] = length[r] + 1.0
+        for r in own:
+            cost[r] = 0.0
         return cost
 
     # ------------------------------------------------------------------ Märklin: passengers and goods

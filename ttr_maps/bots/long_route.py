@@ -25,8 +25,9 @@ class LongRouteBot(PlanningBot):
         return max(1.0, bd.length[r] + self.route_overhead - 0.25 * bd.points[r] / max(1, bd.length[r]) * bd.length[r] / 2)
 
     def style_turn(self, view, hand, claims, others, plan):
+        is_open = self.know.open  # a route closed to us has no claim: skip the engine's test
         for r in self.long_routes:  # most points first: the first claimable one (not a list of every claimable route)
-            if r in claims:
+            if is_open[r] and r in claims:
                 return self.pay(r, claims[r], hand, plan)
         return None
 
