@@ -20,7 +20,7 @@ def _fix(paths: list[str], codes: str, diff: bool) -> None:
     """Apply (or, with `diff`, show) the fixes of `ttr_maps.fix` to each file, saying what changed."""
     import difflib
 
-    from ttr_maps.fix import ON_REQUEST, SAFE, apply, fixes_for
+    from ttr_maps.fix import ON_REQUEST, SAFE, apply, apply_text, fixes_for, typo_fixes
     from ttr_maps.load import load
     from ttr_maps.yamledit import EditError
 
@@ -30,11 +30,12 @@ def _fix(paths: list[str], codes: str, diff: bool) -> None:
         raise click.UsageError(f"--fix {codes}: {', '.join(unknown)} has no automatic fix; fixable: {', '.join(SAFE + ON_REQUEST)}")
     chosen = SAFE + tuple(c for c in asked if c in ON_REQUEST)
     for path in paths:
-        fixes = fixes_for(load(path), chosen)
+        loaded = load(path)
+        fixes = fixes_for(loaded, chosen) if loaded.ok else typo_fixes(loaded, chosen)  # type: ignore[assignment]
         if not fixes:
             continue
         try:
-            changed = apply(fixes, path, write=not diff)
+            changed = apply(fixes, path, write=not diff) if loaded.ok else apply_text(fixes, path, write=not diff)  # type: ignore[arg-type]
         except EditError as exc:
             raise click.ClickException(str(exc)) from None
         for file, (old, new) in changed.items():
@@ -55,7 +56,7 @@ def _fix(paths: list[str], codes: str, diff: bool) -> None:
 @click.option("--skip-others", is_flag=True,
               help="Skip named files that are not boards or variants, as in folders (for pre-commit, which names every staged YAML file).")
 @click.option("--fix", "fix", is_flag=False, flag_value="", default=None, metavar="[CODES]",
-              help="Apply the safe fixes (bend points that clear a drawn overlap: D006-D008) and say what changed; "
+              help="Apply the safe fixes (bend points that clear a drawn overlap: D006-D008; an id that is a typo of exactly one place id: R002) and say what changed; "
                    "--fix G006 also sets ticket values to the shortest path. Keeps comments and untouched lines; "
                    "never writes a file that would not validate.")
 @click.option("--diff", is_flag=True, help="With --fix: print the changes as a unified diff instead of writing them.")

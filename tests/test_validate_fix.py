@@ -58,3 +58,32 @@ def test_ticket_values_are_fixed_only_when_asked(tmp_path):
 def test_an_unfixable_code_is_a_usage_error():
     result = run("validate", "--fix", "D001", str(FAN))
     assert result.exit_code == 2 and "has no automatic fix" in result.output
+
+
+TYPO_BOARD = (
+    "format: ttr-board/1\nmeta: {title: t}\ndrawing: {car_length: 1}\n"
+    "places:\n  - {id: boston, name: Boston, x: 0, y: 0}\n  - {id: albany, name: Albany, x: 3.7, y: 0}\n{extra}"
+    "routes:\n  # the only route\n  - {from: bostn, to: albany, length: 3, tracks: [red]}  # keep me\n"
+    "tickets:\n  - {from: boston, to: albany, points: 3, decks: [main]}\n"
+)
+
+
+def test_an_id_typo_with_one_close_place_is_fixed_and_the_rest_kept(tmp_path):
+    board = tmp_path / "b.yaml"
+    before = TYPO_BOARD.replace("{extra}", "")
+    board.write_text(before, encoding="utf-8")
+    shown = run("validate", "--fix", "--diff", str(board))
+    assert "+  - {from: boston, to: albany" in shown.output and board.read_text(encoding="utf-8") == before
+    result = run("validate", "--fix", str(board))
+    assert "fixed" in result.output and "R002 line 9: 'bostn' -> 'boston'" in result.output, result.output
+    assert result.exit_code == 0, result.output
+    assert board.read_text(encoding="utf-8") == before.replace("from: bostn,", "from: boston,")  # comments and all else byte for byte
+
+
+def test_an_id_typo_close_to_two_places_is_left_alone(tmp_path):
+    board = tmp_path / "b.yaml"
+    before = TYPO_BOARD.replace("{extra}", "  - {id: bostan, name: Bostan, x: 0, y: 3.7}\n")
+    board.write_text(before, encoding="utf-8")
+    result = run("validate", "--fix", str(board))
+    assert result.exit_code == 1 and "R002" in result.output and "fixed" not in result.output
+    assert board.read_text(encoding="utf-8") == before
