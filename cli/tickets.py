@@ -28,12 +28,22 @@ def _read(path: str, deck: str | None = None):
     from ttr_maps.tickets.deck import DeckError, read_deck
 
     try:
-        return read_deck(path, deck)
+        d = read_deck(path, deck)
     except LoadError as e:
         click.echo(render("text", e.diagnostics), err=True)
         raise click.ClickException(f"{path}: cannot be read (see the problems above)") from None
     except DeckError as e:
         raise click.ClickException(str(e)) from None
+    _check_size(d.board_path or path, d.board, "tickets")
+    return d
+
+
+def _check_size(file: str, board, command: str) -> None:
+    """Refuse a board beyond what the ticket commands work on (docs/limits.md#tickets)."""
+    from ttr_maps.limits import TICKETS, refusal
+
+    if not TICKETS.allows(board):
+        raise click.ClickException(refusal(file, board, command, TICKETS))
 
 
 def _check_target(path: str | None, inputs: list, what: str = "a deck file", option: str = "-o") -> None:
@@ -110,6 +120,7 @@ def suggest_cmd(board_file: str, count: int, long: int | None, values: str | Non
         click.echo(render("text", loaded.diagnostics), err=True)
         raise click.ClickException(f"{board_file}: not a valid board or variant (see the problems above)")
     board = loaded.board
+    _check_size(board_file, board, "tickets suggest")
     board_file = loaded.board_path if loaded.kind == "variant" and loaded.board_path else loaded.path
     _check_target(out, [loaded.path, loaded.board_path])
     try:
@@ -250,6 +261,7 @@ def balance_cmd(variant_file: str, games: int, players: int | None, bots: str, s
         click.echo(render("text", loaded.diagnostics), err=True)
         raise click.ClickException(f"{variant_file}: not a valid variant file (see the problems above); balance plays a variant")
     variant, board = loaded.variant, loaded.board
+    _check_size(variant_file, board, "tickets balance")
     lo, hi = variant.players.min, variant.players.max
     players = min(max(4, lo), hi) if players is None else players
     if not lo <= players <= hi:

@@ -149,3 +149,27 @@ def test_the_docs_explain_the_drawing_limit_with_its_figures() -> None:
     text = (ROOT / "docs" / "limits.md").read_text(encoding="utf-8")
     assert "\n## Drawing\n" in text  # the anchor the messages link
     assert f"{DRAWING.places:,} places and {DRAWING.routes:,} routes" in text
+
+
+@pytest.mark.parametrize("command", ["score", "suggest", "balance"])
+def test_ticket_commands_refuse_a_board_beyond_their_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str) -> None:
+    variant, n, routes = write_board(tmp_path, 41)
+    small = Limit(places=40, routes=1000, anchor="tickets")
+    monkeypatch.setattr(limits, "TICKETS", small)
+    argv = {"score": ["tickets", "score", str(variant)],
+            "suggest": ["tickets", "suggest", str(variant), "-o", str(tmp_path / "deck.yaml")],
+            "balance": ["tickets", "balance", str(variant)]}[command]
+    result = CliRunner().invoke(cli, argv)
+    assert result.exit_code == 1, result.output
+    text = " ".join(result.output.split())
+    file = tmp_path / "board.yaml" if command == "score" else variant
+    assert f"{file}: the board has {n:,} places and {routes:,} routes" in text
+    assert "works out decks for boards of at most 40 places and 1,000 routes" in text
+    assert "docs/limits.md#tickets" in text and "Traceback" not in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.yaml", "variant.yaml"]
+
+
+def test_the_docs_explain_the_tickets_limit() -> None:
+    text = (ROOT / "docs" / "limits.md").read_text(encoding="utf-8")
+    assert "\n## Tickets\n" in text
+    assert f"{limits.TICKETS.places:,} places and {limits.TICKETS.routes:,} routes" in text

@@ -36,6 +36,8 @@ class Limit:
 
 #: Laying out and drawing a board (ttr_maps.render's plan).
 DRAWING = Limit(places=2_000, routes=4_000, anchor="drawing")
+#: The ticket commands (score, compare, suggest, balance): shortest paths between a deck's places.
+TICKETS = Limit(places=5_000, routes=10_000, anchor="tickets")
 
 
 def size(board: Board) -> str:
@@ -45,7 +47,8 @@ def size(board: Board) -> str:
 def refusal(file: str, board: Board, command: str, limit: Limit | None = None) -> str:
     """Why `ttr-maps COMMAND` will not draw `file`'s board (beyond `limit`, default DRAWING), and what to do instead."""
     limit = limit or DRAWING
-    return (f"{file}: the board has {size(board)}; `ttr-maps {command}` draws boards of at most {limit.text()} "
-            f"(larger ones take many minutes and gigabytes). Draw a region of it as a board of its own; "
-            f"`ttr-maps validate`, `state` and `simulate` handle boards of any size the format allows. "
+    does = "works out decks for" if limit.anchor == "tickets" else "draws"
+    return (f"{file}: the board has {size(board)}; `ttr-maps {command}` {does} boards of at most {limit.text()} "
+            f"(larger ones take many minutes and gigabytes). {'Work on' if does != 'draws' else 'Draw'} a region of it "
+            f"as a board of its own; `ttr-maps validate`, `state` and `simulate` handle boards of any size the format allows. "
             f"See {DOCS}#{limit.anchor}")
