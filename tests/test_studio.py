@@ -90,6 +90,31 @@ def test_moving_a_place_writes_only_its_numbers(studio, paris: Path) -> None:
     assert state(studio)["undo"] == 1
 
 
+def test_moving_a_name_writes_its_offset_and_undo_takes_it_back(studio, paris: Path) -> None:
+    board = paris / "paris-board.yaml"
+    before = board.read_text(encoding="utf-8")
+    louvre = next(p for p in state(studio)["drawing"]["places"] if p["id"] == "louvre")
+    x0, y0, x1, y1 = louvre["label"]
+    want = [louvre["at"][0] + 12, louvre["at"][1] + 6]  # right of and below the marker, in drawing millimetres
+    status, answer = edit(studio, {"op": "move_label", "index": louvre["index"], "at": want})
+    assert status == 200, answer
+    changed = diff(before, board.read_text(encoding="utf-8"))
+    assert changed[0] == "-  - {id: louvre, name: Louvre, lat: 48.8606, lon: 2.3376}"
+    assert len(changed) == 2 and changed[1].startswith("+  - {id: louvre, name: Louvre, lat: 48.8606, lon: 2.3376, label: {dx: ")
+    label = load(board).board.places[louvre["index"]].label
+    assert label is not None and label.dx > 0 and label.dy > 0  # kilometres east and south of the place
+    s = wait(studio, lambda s: s["version"] and s["drawing"]["places"][louvre["index"]]["label"] != [x0, y0, x1, y1])
+    box = s["drawing"]["places"][louvre["index"]]["label"]
+    car = s["drawing"]["car"]
+    assert abs((box[0] + box[2]) / 2 - want[0]) < car * 0.1 and abs((box[1] + box[3]) / 2 - want[1]) < car * 0.1
+    status, answer = edit(studio, {"op": "undo"})
+    assert status == 200 and board.read_text(encoding="utf-8") == before
+    status, answer = edit(studio, {"op": "redo"})
+    assert status == 200 and "label: {dx: " in board.read_text(encoding="utf-8")
+    status, answer = edit(studio, {"op": "move_label", "index": louvre["index"], "at": None})  # back to render's choice
+    assert status == 200 and board.read_text(encoding="utf-8") == before
+
+
 def test_add_route_and_ticket_with_suggestions_then_undo_and_redo(studio, paris: Path) -> None:
     board = paris / "paris-board.yaml"
     before = board.read_text(encoding="utf-8")

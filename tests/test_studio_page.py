@@ -96,6 +96,39 @@ def test_dragging_a_place_writes_only_its_numbers(studio, paris: Path) -> None:
     assert abs(moved["x"] + moved["width"] / 2 - (x + 40)) < 6 and abs(moved["y"] + moved["height"] / 2 - (y - 20)) < 6
 
 
+def test_dragging_a_name_writes_its_label_offset_and_redraws_it_there_then_undo(studio, paris: Path) -> None:
+    board = paris / "paris-board.yaml"
+    before = board.read_text(encoding="utf-8")
+    page = studio.page
+    i = next(k for k, p in enumerate(load(board).board.places) if p.id == "louvre")
+    box = page.locator(f"rect[data-label='{i}']").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    v = studio.version()
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 15, y + 20, steps=4)
+    page.mouse.move(x + 30, y + 40, steps=4)
+    page.mouse.up()
+    after = _wait_file(board, lambda t: t != before)
+    changed = _diff(before, after)
+    assert changed[0] == "-  - {id: louvre, name: Louvre, lat: 48.8606, lon: 2.3376}"
+    assert len(changed) == 2 and changed[1].startswith("+  - {id: louvre, name: Louvre, lat: 48.8606, lon: 2.3376, label: {dx: ")
+    label = load(board).board.places[i].label
+    assert label is not None and label.dy > 0  # dragged down: south of the place, in km
+    studio.wait_version(v)
+    # The redrawn name (the renderer's own text, and the handle over it) sits where it was dropped.
+    moved = page.locator(f"rect[data-label='{i}']").bounding_box()
+    assert abs(moved["x"] + moved["width"] / 2 - (x + 30)) < 6 and abs(moved["y"] + moved["height"] / 2 - (y + 40)) < 6
+    text = page.locator("#board svg text", has_text="Louvre").first.bounding_box()
+    assert abs(text["x"] + text["width"] / 2 - (x + 30)) < 8 and abs(text["y"] + text["height"] / 2 - (y + 40)) < 8
+    v = studio.version()
+    page.click("#undo")
+    assert _wait_file(board, lambda t: t == before) == before
+    studio.wait_version(v)
+    back = page.locator(f"rect[data-label='{i}']").bounding_box()
+    assert abs(back["x"] - box["x"]) < 6 and abs(back["y"] - box["y"]) < 6  # back by the marker, not where it was dropped
+
+
 def test_saving_the_file_redraws_the_page_keeping_zoom_and_pan(studio, paris: Path) -> None:
     page = studio.page
     page.mouse.move(400, 400)

@@ -139,6 +139,13 @@ class Entry(Strict):
         return self
 
 
+class Label(Strict):
+    """Where a place's name is drawn, set by hand: the centre of the name, offset from the place."""
+
+    dx: Finite = Field(description="Offset of the name's centre to the right, in board units (kilometres of the projected map on a lat/lon board).")
+    dy: Finite = Field(description="Offset of the name's centre downwards, in the same units.")
+
+
 class Place(Strict):
     """A city, or a country (a terminal place: routes end there, no path passes through)."""
 
@@ -164,6 +171,9 @@ class Place(Strict):
         default=(),
         max_length=9,
         description="Several drawn points of one place (a country's border crossings): each route ends at one of them.",
+    )
+    label: Label | None = Field(
+        default=None, description="Where the name is drawn, instead of the renderer's choice: `{dx, dy}` from the place."
     )
 
     @model_validator(mode="after")

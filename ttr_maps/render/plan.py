@@ -244,7 +244,7 @@ def plan_board(board: Board, variant: Variant | None = None, options: BoardOptio
     obstacles += list(shapely.buffer(shapely.points([(pp.x, pp.y) for pp in places]), [pp.radius * 1.15 for pp in places], quad_segs=4))
     if tokens:
         obstacles += list(shapely.buffer(shapely.points([(tk.x, tk.y) for tk in tokens]), [tk.r for tk in tokens], quad_segs=3))
-    _place_labels(places, obstacles, opts, car, degree)
+    _place_labels(places, obstacles, opts, car, degree, scale)
 
     boxes = [pp.label.box for pp in places if pp.label] + [g.bounds for g in obstacles]
     x0 = min(b[0] for b in boxes) - car * 0.5
@@ -741,7 +741,9 @@ def _label_size(pp: PlacePlan, car: float) -> tuple[float, bool, bool]:
     return max(car * 0.165, MIN_LABEL_MM), True, False
 
 
-def _place_labels(places: list[PlacePlan], obstacles: list[Polygon], opts: BoardOptions, car: float, degree: dict[str, int]) -> None:
+def _place_labels(places: list[PlacePlan], obstacles: list[Polygon], opts: BoardOptions, car: float, degree: dict[str, int],
+                  scale: float) -> None:
+    """Name each place: where its `label` says (`scale` mm per board unit), else at the free spot nearest its marker."""
     obstacle_arr = np.array(obstacles, dtype=object)
     tree = STRtree(obstacle_arr)
     placed = BoxGrid(car * 2)
@@ -753,6 +755,12 @@ def _place_labels(places: list[PlacePlan], obstacles: list[Polygon], opts: Board
         size, bold, italic = _label_size(pp, car)
         w = text_width(text, size, bold) + size * 0.6
         h = size * 1.3
+        if pp.place.label is not None:  # set by hand: drawn there, whatever it covers (the drawn checks say so)
+            cx, cy = pp.x + pp.place.label.dx * scale, pp.y + pp.place.label.dy * scale
+            b = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+            pp.label = LabelPlan(text, cx, cy + size * 0.36, size, bold, italic, b)
+            placed.add(b)
+            continue
         best: tuple[float, Box] | None = None
         for ring, extra in ((0, 0.0), (1, car * 0.4), (2, car * 0.8), (3, car * 1.3)):
             d = pp.radius + car * 0.06 + extra

@@ -126,6 +126,24 @@ def _move_place(doc: YamlFile, drawing: Drawing, op: dict) -> str:
     return f"moved {place.name} to " + ", ".join(f"{k} {v}" for k, v in keys.items())
 
 
+def _move_label(doc: YamlFile, drawing: Drawing, op: dict) -> str:
+    """The place's name drawn centred at `at` (`label: {dx, dy}` from the place); `at` null: back to render's choice."""
+    board, plan = drawing.loaded.board, drawing.plan
+    i = _index(op, "index", board.places)
+    place = board.places[i]
+    if op.get("at") is None:
+        if "label" in doc.get(("places", i)):
+            doc.delete(("places", i, "label"))
+        return f"{place.name}: name placed by the renderer again"
+    cx, cy = _point(op, "at")
+    pp = plan.place(place.id)
+    digits = _digits(Layout(board).car_length)
+    dx = _tidy(round((cx - plan.dx - pp.x) / plan.scale, digits))
+    dy = _tidy(round((cy - plan.dy - pp.y) / plan.scale, digits))
+    doc.set(("places", i, "label"), {"dx": dx, "dy": dy})
+    return f"moved the name of {place.name} to dx {dx}, dy {dy}"
+
+
 def _add_place(doc: YamlFile, drawing: Drawing, op: dict) -> str:
     board = drawing.loaded.board
     name = _text(op, "name", 100)
@@ -243,6 +261,7 @@ def _delete_ticket(doc: YamlFile, drawing: Drawing, op: dict) -> str:
 
 OPS: dict[str, Callable[[YamlFile, Drawing, dict], str]] = {
     "move_place": _move_place,
+    "move_label": _move_label,
     "add_place": _add_place,
     "rename_place": _rename_place,
     "delete_place": _delete_place,

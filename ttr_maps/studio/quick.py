@@ -6,7 +6,7 @@ on Europe; a drag or a save changes one place or route. `quick_plan(old, board,
 variant)` keeps everything the edit did not touch as `old` has it (the shapes of the
 untouched routes, the names that are not near the change, the frame and legend) and
 lays again only:
-- the places that moved (or were renamed): their markers and names;
+- the places that moved (or were renamed, or their name was dragged): their markers and names;
 - the routes that changed or end at a moved place: each takes the candidate shape of
   the router (`render.plan`'s own candidates) that covers least of the kept routes'
   cars and of other places' markers;
@@ -50,7 +50,7 @@ def same_drawing(old: Any, board: Board, variant: Any) -> bool:
     """True when `board` (and `variant`) draw exactly as the plan `old` (only tickets, decks or checks changed)."""
     ob = old.board
     return (_drawn_fixed(ob) == _drawn_fixed(board)
-            and [(p.name, p.lat, p.lon, p.x, p.y) for p in ob.places] == [(p.name, p.lat, p.lon, p.x, p.y) for p in board.places]
+            and [(p.name, p.lat, p.lon, p.x, p.y, p.label) for p in ob.places] == [(p.name, p.lat, p.lon, p.x, p.y, p.label) for p in board.places]
             and [_route_key(r) for r in ob.routes] == [_route_key(r) for r in board.routes]
             and _scoring(old.variant) == _scoring(variant))
 
@@ -114,7 +114,7 @@ def quick_plan(old: Any, board: Board, variant: Any) -> Any | None:
             moved.add(p.id)
         else:
             x, y = pp.x, pp.y
-        if p.name != pp.place.name or p.id in moved:
+        if p.name != pp.place.name or p.label != pp.place.label or p.id in moved:
             relabel.add(p.id)
         places.append(replace(pp, place=p, x=x, y=y, label=pp.label if p.id not in relabel else None))
     pos = {pp.place.id: (pp.x, pp.y) for pp in places}
@@ -217,7 +217,7 @@ def quick_plan(old: Any, board: Board, variant: Any) -> Any | None:
             for end in r.ends:
                 if end in degree:
                     degree[end] += len(r.tracks)
-        rp_mod._place_labels([pp for pp in places if pp.place.id in relabel], obstacles, old.options, car, degree)
+        rp_mod._place_labels([pp for pp in places if pp.place.id in relabel], obstacles, old.options, car, degree, scale)
 
     land = old.land
     if moved or fresh:

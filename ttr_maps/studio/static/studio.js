@@ -145,6 +145,14 @@
       line.addEventListener("dblclick", (e) => addBend(e, r));
     }
     for (const p of d.places) {
+      if (!p.label) continue;
+      const [x0, y0, x1, y1] = p.label;
+      const box = node("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, class: "hit-label", "data-label": p.index, "stroke-width": car * 0.04 }, layer);
+      node("title", {}, box).textContent = `name of ${p.name}: drag to move; double-click to let render place it`;
+      box.addEventListener("mousedown", (e) => labelDown(e, p));
+      box.addEventListener("dblclick", (e) => { e.stopPropagation(); if (editing()) edit({ op: "move_label", index: p.index, at: null }); });
+    }
+    for (const p of d.places) {
       const c = node("circle", { cx: p.at[0], cy: p.at[1], r: p.r * 1.4, class: "hit-place", "data-place": p.index, "stroke-width": car * 0.08 }, layer);
       const title = node("title", {}, c);
       title.textContent = `${p.name} (${p.id})`;
@@ -411,6 +419,27 @@
       selected = { place: p.index };
       if (moved) edit({ op: "move_place", index: p.index, at });
       else { showPanel(); showFindings(); }
+    });
+  }
+
+  // Dragging a name writes `label: {dx, dy}` (its centre from the place) into the place's entry.
+  function labelDown(e, p) {
+    if (e.button !== 0 || (mode && mode.picked)) return;
+    if (!editing()) return;
+    const box = e.target;
+    const start = toDrawing(e);
+    const x0 = Number(box.getAttribute("x")), y0 = Number(box.getAttribute("y"));
+    let moved = false, shift = [0, 0];
+    drag(e, (ev) => {
+      const now = toDrawing(ev);
+      shift = [now[0] - start[0], now[1] - start[1]];
+      moved = moved || Math.hypot(shift[0], shift[1]) > 0.5;
+      box.setAttribute("x", x0 + shift[0]); box.setAttribute("y", y0 + shift[1]);
+    }, () => {
+      selected = { place: p.index };
+      if (!moved) { showPanel(); showFindings(); return; }
+      const [a, b, c, d] = p.label;
+      edit({ op: "move_label", index: p.index, at: [(a + c) / 2 + shift[0], (b + d) / 2 + shift[1]] });
     });
   }
 
