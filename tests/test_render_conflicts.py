@@ -35,6 +35,32 @@ def test_bundled_boards_stay_at_or_below_the_measured_conflicts(name):
     assert len(found.over_markers) <= markers, f"{name}: {found.summary()}: {found.over_markers}"
 
 
+# The measure of the drawing checks (pairs of routes sharing more than 2% of a car), measured with
+# `python benchmarks/bench_render.py --conflicts` when the router's untangling learnt bend points near
+# the ends and up to 2 car lengths of extra length (before: USA 7, Europe 13, Märklin 29, Paris 1,
+# Alpenrand 6, Fjordland 5, Vellmar 9). The goal is 0 everywhere; a change that makes a board worse fails.
+CAR_SHARE_LIMITS = {
+    "maps/variants/usa.yaml": 5,
+    "maps/variants/europe.yaml": 6,
+    "maps/variants/marklin.yaml": 16,
+    "maps/variants/paris.yaml": 0,
+    "examples/alpenrand-rules.yaml": 6,
+    "examples/fjordland-rules.yaml": 4,
+    "examples/lakecrown-rules.yaml": 0,
+    "examples/vellmar-rules.yaml": 8,
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(CAR_SHARE_LIMITS))
+def test_bundled_boards_stay_at_or_below_the_measured_pairs_over_2_percent(name):
+    variant, board = load_variant(MAPS.parent / name)
+    plan = plan_board(board, variant)
+    found = car_overlaps(plan)
+    detail = "; ".join(f"{'-'.join(o.ends(plan)[0])} x {'-'.join(o.ends(plan)[1])} {o.share:.0%}" for o in found)
+    assert len(found) <= CAR_SHARE_LIMITS[name], f"{name}: {len(found)} pairs over 2% of a car {detail}"
+
+
 def _board(places, routes):
     return Board.model_validate({
         "format": "ttr-board/1",
