@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from ttr_maps.fileio import looks_like_state_file
+
 
 @click.command("play")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
@@ -45,7 +47,7 @@ def command(file: str, players: int | None, humans: int, bots: str, seed: int | 
     if not names or unknown:
         raise click.UsageError(f"--bots: unknown bot {', '.join(unknown) or '(none given)'}; known: {', '.join(bot_names())}")
     try:
-        resumed = _is_state_file(path)
+        resumed = looks_like_state_file(path)
         if resumed:
             state = load_state(path)
             if not DRAWING.allows(state.game.board):
@@ -92,13 +94,3 @@ def _seats(n: int, humans: int, bots: list[str]) -> list[str]:
     return [HUMAN] * humans + [bots[i % len(bots)] for i in range(n - humans)]
 
 
-def _is_state_file(path: str) -> bool:
-    """Does `path` start like a ttr-state file (a quick look, the loader checks the rest)?"""
-    if not os.path.isfile(path):  # a regular file only: a named pipe or a device would block or never end
-        return False
-    try:
-        with open(path, "rb") as f:
-            head = f.read(4096).decode("utf-8", "replace")
-    except OSError:
-        return False
-    return "ttr-state/" in head

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 
 from typing import TYPE_CHECKING
 
 import click
 
+from ttr_maps.fileio import looks_like_state_file
 from ttr_maps.report import render
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def command(position: str, fmt: str) -> None:
     from ttr_maps.engine.position_file import load_position
     from ttr_maps.engine.scoring import ScoringError, final_score
 
-    if _is_state_file(position):
+    if looks_like_state_file(position):
         _score_state_file(position, fmt)
         return
     loaded = load_position(position)
@@ -68,18 +68,6 @@ def command(position: str, fmt: str) -> None:
         click.echo(json.dumps(_as_json(loaded, sheet), indent=2, ensure_ascii=False))
     else:
         click.echo(_as_text(loaded, sheet))
-
-
-def _is_state_file(path: str) -> bool:
-    """Does `path` start like a ttr-state file (a quick look; the reader checks the rest)?"""
-    if not os.path.isfile(path):  # a regular file only: a named pipe or a device would block or never end
-        return False
-    try:
-        with open(path, "rb") as f:
-            head = f.read(4096).decode("utf-8", "replace")
-    except OSError:
-        return False
-    return "ttr-state/" in head
 
 
 def _score_state_file(path: str, fmt: str) -> None:

@@ -165,3 +165,15 @@ def check_output(path: str | Path, option: str = "-o", suffix: str = ".svg") -> 
 
 def _suffix(data: str | bytes) -> str:
     return ".pdf" if isinstance(data, bytes) and data[:5] == b"%PDF-" else ".svg"
+
+
+def looks_like_state_file(path: str | Path) -> bool:
+    """Does `path` start like a ttr-state file (a quick look; the state-file reader checks the rest)?"""
+    if not os.path.isfile(path):  # a regular file only: a named pipe or a device would block or never end
+        return False
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return "ttr-state/" in head
