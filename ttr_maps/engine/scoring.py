@@ -269,25 +269,45 @@ def _ticket_options(
     mine = sorted(player.tickets)
     # Per ticket: the start's nodes, and each destination's nodes with its points, best first
     # (docs/rules.md#tickets-with-several-destinations: the best destination reached scores).
-    ticket_nodes = [
-        (nodes_of.get(tickets[i].from_, []), sorted(((nodes_of.get(to, []), pts) for to, pts in tickets[i].destinations), key=lambda d: -d[1]))
-        for i in mine
-    ]
-    several = any(len(tickets[i].destinations) > 1 for i in mine)
+    dest_of = [tickets[i].destinations for i in mine]
+    several = any(len(d) > 1 for d in dest_of)
+    if several:
+        ticket_nodes = [
+            (nodes_of.get(tickets[i].from_, []), sorted(((nodes_of.get(to, []), pts) for to, pts in d), key=lambda e: -e[1]))
+            for i, d in zip(mine, dest_of)
+        ]
+        lowest = [min(p for _, p in d) for d in dest_of]
 
-    def evaluate(part: _Partition) -> tuple[int, tuple[int, ...], tuple[int, ...], int, int]:
-        done, missed = [], []
-        gained = lost = 0
-        for i, (xs, dests) in zip(mine, ticket_nodes):
-            roots = {part.find(x) for x in xs}
-            best = next((pts for ys, pts in dests if any(part.find(y) in roots for y in ys)), None)
-            if best is None:
-                missed.append(i)
-                lost += tickets[i].lowest
-            else:
-                done.append(i)
-                gained += best
-        return gained - lost, tuple(done), tuple(missed), gained, lost
+        def evaluate(part: _Partition) -> tuple[int, tuple[int, ...], tuple[int, ...], int, int]:
+            done, missed = [], []
+            gained = lost = 0
+            find = part.find
+            for i, (xs, dests), low in zip(mine, ticket_nodes, lowest):
+                roots = {find(x) for x in xs}
+                best = next((pts for ys, pts in dests if any(find(y) in roots for y in ys)), None)
+                if best is None:
+                    missed.append(i)
+                    lost += low
+                else:
+                    done.append(i)
+                    gained += best
+            return gained - lost, tuple(done), tuple(missed), gained, lost
+    else:  # one destination per ticket (every seed edition): one set intersection per ticket
+        ticket_nodes = [(nodes_of.get(tickets[i].from_, []), [(nodes_of.get(d[0][0], []), d[0][1])]) for i, d in zip(mine, dest_of)]
+        single = [(i, xs, ys_pts[0][0], ys_pts[0][1]) for i, (xs, ys_pts) in zip(mine, ticket_nodes)]
+
+        def evaluate(part: _Partition) -> tuple[int, tuple[int, ...], tuple[int, ...], int, int]:
+            done, missed = [], []
+            gained = lost = 0
+            find = part.find
+            for i, xs, ys, pts in single:
+                if {find(x) for x in xs} & {find(y) for y in ys}:
+                    done.append(i)
+                    gained += pts
+                else:
+                    missed.append(i)
+                    lost += pts
+            return gained - lost, tuple(done), tuple(missed), gained, lost
 
     def option(part: _Partition, borrowings: tuple[Borrowing, ...]) -> _Option:
         points, done, missed, gained, lost = evaluate(part)
