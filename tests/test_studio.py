@@ -67,7 +67,11 @@ def wait(running, ready, timeout: float = 60) -> dict:
 
 
 def edit(running, op: dict) -> tuple[int, dict]:
-    return call(running, "POST", "/api/edit", {**op, "base": state(running)["sha"]})
+    """An edit from the page; returns once its text is on disk (a drag answers before it is written)."""
+    status, answer = call(running, "POST", "/api/edit", {**op, "base": state(running)["sha"]})
+    if status == 200:
+        wait(running, lambda s: s["saved"])
+    return status, answer
 
 
 def diff(before: str, after: str) -> list[str]:

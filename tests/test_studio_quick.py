@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from ttr_maps.render import BoardOptions, plan_board
 from ttr_maps.render.board import draw_board
 from ttr_maps.studio.edits import apply
 from ttr_maps.studio.quick import quick_plan, rebind, same_drawing
-from ttr_maps.studio.session import Session
+from ttr_maps.studio.session import Session, file_sha
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -112,6 +113,7 @@ def test_an_edit_shows_the_quick_layout_then_renders_and_findings(tmp_path: Path
     place = next(p for p in session.snapshot.drawing.data["places"] if p["id"] == "louvre")
     apply(session, {"op": "move_place", "index": place["index"], "at": [place["at"][0] + 8, place["at"][1] - 4],
                     "base": session.snapshot.sha})
+    session.wait_written()
     session._finish(session.snapshot, session.snapshot.drawing.loaded)  # what the background thread does
     steps = [s for _, s in published]
     assert not steps[0].drawing.exact and not steps[0].findings_ready  # the quick layout first
@@ -169,3 +171,67 @@ def test_a_failing_quick_layout_falls_back_to_the_whole_layout_and_says_so(tmp_p
     assert session.snapshot.drawing.exact
     assert session.snapshot.drawing.svg == draw_board(plan_board(final.board, final.variant, BoardOptions()))
     assert "quick layout failed (ValueError: renderer changed)" in caplog.text
+
+
+def _held_writes(monkeypatch) -> threading.Event:
+    """Hold every YamlFile.save until the returned event is set (a slow disk, a slow dump)."""
+
+    from ttr_maps import yamledit
+
+    release = threading.Event()
+    real = yamledit.YamlFile.save
+
+    def held(self, *args, **kwargs):
+        assert release.wait(60)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(yamledit.YamlFile, "save", held)
+    return release
+
+
+def test_a_drag_is_drawn_before_it_is_written_and_the_next_edit_waits_for_the_write(tmp_path: Path, monkeypatch) -> None:
+
+    rules, board = _copy(tmp_path, "paris.yaml")
+    before = board.read_text(encoding="utf-8")
+    session = Session(str(rules))
+    session.refresh()
+    session.close()
+    release = _held_writes(monkeypatch)
+    place = next(p for p in session.snapshot.drawing.data["places"] if p["id"] == "louvre")
+    first = {"op": "move_place", "index": place["index"], "at": [place["at"][0] + 8, place["at"][1] - 4], "base": session.snapshot.sha}
+    apply(session, first)  # answers with the new drawing while the write is held
+    drawn = session.snapshot
+    moved = next(p for p in drawn.drawing.data["places"] if p["id"] == "louvre")
+    assert math.dist(moved["at"], first["at"]) < 0.5 and not drawn.drawing.exact
+    assert board.read_text(encoding="utf-8") == before and session.state()["saved"] is False
+    second = {"op": "move_place", "index": place["index"], "at": [place["at"][0] - 8, place["at"][1]], "base": drawn.sha}
+    done = threading.Event()
+    threading.Thread(target=lambda: (apply(session, second), done.set()), daemon=True).start()
+    assert not done.wait(0.5)  # the next edit waits for the write of the first
+    release.set()
+    assert done.wait(60)
+    session.wait_written()
+    assert session.state()["saved"] is True and len(session.undo) == 2
+    final = load(rules).board.places[place["index"]]
+    first_written = load(rules, {str(board): session.undo[0][1]}).board.places[place["index"]]
+    assert final.lon < first_written.lon  # both written, in order: the second drag went west of the first
+    assert file_sha(str(board)) == session.resolve(session.snapshot.sha)
+
+
+def test_a_drag_whose_file_changed_on_disk_before_its_write_is_not_written_and_the_page_says_so(tmp_path: Path, monkeypatch) -> None:
+    rules, board = _copy(tmp_path, "paris.yaml")
+    session = Session(str(rules))
+    session.refresh()
+    session.close()
+    release = _held_writes(monkeypatch)
+    place = next(p for p in session.snapshot.drawing.data["places"] if p["id"] == "louvre")
+    apply(session, {"op": "move_place", "index": place["index"], "at": [place["at"][0] + 8, place["at"][1]], "base": session.snapshot.sha})
+    hand = board.read_text(encoding="utf-8").replace("name: Louvre", "name: Le Louvre")
+    board.write_text(hand, encoding="utf-8")  # saved in an editor before the drag was written
+    release.set()
+    session.wait_written()
+    assert board.read_text(encoding="utf-8") == hand  # never written over
+    snap = session.snapshot
+    assert "not written" in snap.message and "changed on disk" in snap.message
+    assert snap.sha == file_sha(str(board)) and snap.drawing.loaded.board.places[place["index"]].name == "Le Louvre"
+    assert not session.undo

@@ -5,6 +5,13 @@ them from the model), and carries the sha-256 of the board file the page shows:
 when the file changed on disk since, nothing is written and the page reloads.
 Each written edit is one undo step; undo and redo write back the whole previous
 text, and only while the file is still as the studio left it.
+
+A drag (a place, a name, a bend point) is drawn before it is written: the change is
+made on the board file's data as last read (`_patched`, the loader's own schema
+check) and the page gets that drawing at once; writing the text (ruamel.yaml's dump,
+the new text loaded to check it, the atomic write that refuses a file changed on
+disk) follows in the background, and the next edit waits for it. When that write is
+refused, the page is redrawn from the file as it is and says why.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -19,6 +27,7 @@ from ..geometry import Layout, unproject
 from ..model.board import MAX_ROUTE_LENGTH
 from ..yamledit import EditError, YamlFile, write_checked
 from .session import Drawing, Session, file_sha, suggest_length
+from ..load import Loaded
 
 
 class BadEdit(ValueError):
@@ -41,41 +50,168 @@ places:
 
 
 def apply(session: Session, op: dict[str, Any]) -> str:
-    """Write the edit `op` into the board file; returns what was done, in words."""
+    """Write the edit `op` into the board file; returns what was done, in words. A drag returns once it is
+    drawn; its text is written in the background (see the module docstring)."""
     kind = op.get("op")
     if kind not in OPS and kind not in ("undo", "redo", "start"):
         raise BadEdit(f"unknown edit {str(kind)[:40]!r}; known: {', '.join(sorted(OPS))}, undo, redo, start")
-    with session.lock:
-        path = session.board_path
-        check = session.path if session.path != path else None
-        if kind == "start":
-            message = _start(session)
+    while True:
+        session.wait_written()  # the edit before this one is on disk (or was refused) first
+        with session.lock:
+            if session.writing:  # another edit came in between
+                continue
+            return _apply(session, op, kind)
+
+
+def _apply(session: Session, op: dict[str, Any], kind: str) -> str:
+    path = session.board_path
+    check = session.path if session.path != path else None
+    if kind == "start":
+        message = _start(session)
+    else:
+        base = op.get("base")
+        sha = session.resolve(base) if isinstance(base, str) else None
+        if sha is None or sha != file_sha(path):
+            raise Stale(f"{path} was changed on disk since the page loaded it; nothing was written, the page now shows the file as it is")
+        if kind in ("undo", "redo"):
+            message = _undo_redo(session, kind, check)
         else:
-            base = op.get("base")
-            if not isinstance(base, str) or base != file_sha(path):
-                raise Stale(f"{path} was changed on disk since the page loaded it; nothing was written, the page now shows the file as it is")
-            if kind in ("undo", "redo"):
-                message = _undo_redo(session, kind, check)
-            else:
-                snap = session.snapshot
-                if not snap.ok or snap.drawing is None or snap.stale:
-                    raise EditError(f"{path} does not load now; fix the problems listed, then edit on the board again")
-                doc = session.doc if session.doc is not None and session.doc.sha == base else YamlFile.read(path)
-                session.doc = None  # a refused edit leaves the tree changed: read the file again next time
-                before = doc.text
-                message = OPS[kind](doc, snap.drawing, op)
-                # The snapshot's own load is of the text as read (its sha is `base`): not loaded again to compare.
-                after = doc.save(check=check, before=snap.drawing.loaded.diagnostics)
-                session.doc = doc
-                if after != before:
-                    session.undo.append((before, after))
-                    del session.undo[:-200]
-                    session.redo.clear()
-                    # The new text was loaded to check it: the drawing is made from that load.
-                    session.refresh(force=True, message=message, later=True, loaded=doc.loaded)
+            snap = session.snapshot
+            if not snap.ok or snap.drawing is None or snap.stale:
+                raise EditError(f"{path} does not load now; fix the problems listed, then edit on the board again")
+            doc = session.doc if session.doc is not None and session.doc.sha == sha else YamlFile.read(path)
+            session.doc = None  # a refused edit leaves the tree changed: read the file again next time
+            before = doc.text
+            # What the text as read loads with (compared with the new text's load: no new error may appear).
+            known = doc.loaded.diagnostics if doc.loaded is not None else snap.drawing.loaded.diagnostics
+            if kind in DRAGS:
+                recorded = _Recorded(doc)
+                message = OPS[kind](recorded, snap.drawing, op)
+                loaded = _patched(snap.drawing.loaded, recorded.changes)
+                if loaded is not None:
+                    token = session.show_edit(loaded, message)
+                    session.write_later(lambda: _write(session, doc, before, check, known, message, token))
                     return message
-        session.refresh(force=True, message=message, later=True)
-        return message
+            else:
+                message = OPS[kind](doc, snap.drawing, op)
+            after = doc.save(check=check, before=known)
+            session.doc = doc
+            if after != before:
+                _done(session, before, after)
+                # The new text was loaded to check it: the drawing is made from that load.
+                session.refresh(force=True, message=message, later=True, loaded=doc.loaded)
+                return message
+    session.refresh(force=True, message=message, later=True)
+    return message
+
+
+def _done(session: Session, before: str, after: str) -> None:
+    """One undo step more."""
+    session.undo.append((before, after))
+    del session.undo[:-200]
+    session.redo.clear()
+
+
+def _write(session: Session, doc: YamlFile, before: str, check: str | None, known: list, message: str, token: str) -> None:
+    """Write a drag already drawn (in the background, one at a time); a refusal redraws the file as it is, saying why."""
+    with session.lock:
+        try:
+            after = doc.save(check=check, before=known)
+        except Exception as exc:  # refused (changed on disk, would break, cannot write): the page shows the file as it is
+            session.doc = None
+            why = str(exc) if isinstance(exc, EditError) else f"{type(exc).__name__}: {exc}"
+            session.refresh(force=True, message=f"{message}: not written, {why}", later=True)
+            return
+        session.doc = doc
+        if after != before:
+            _done(session, before, after)
+        session.written(token, doc.sha, doc.loaded)
+
+
+class _Recorded:
+    """A YamlFile that notes each change made through it: (key path, value), the value None for a removal."""
+
+    def __init__(self, doc: YamlFile):
+        self.doc = doc
+        self.changes: list[tuple[tuple[Any, ...], Any]] = []
+
+    def get(self, keys: tuple[Any, ...]) -> Any:
+        return self.doc.get(keys)
+
+    def set(self, keys: tuple[Any, ...], value: Any) -> None:
+        self.doc.set(keys, value)
+        self.changes.append((tuple(keys), value))
+
+    def delete(self, keys: tuple[Any, ...]) -> None:
+        self.doc.delete(keys)
+        self.changes.append((tuple(keys), None))
+
+
+def _patched(loaded: Loaded, changes: list[tuple[tuple[Any, ...], Any]]) -> Loaded | None:
+    """`loaded` with the `changes` made to its board file's data and the board built again from it (the loader's
+    schema check); None when that data does not make a board (the edit then goes the long way: written, loaded)."""
+    from ..load.source import Source
+    from ..load.validation import validate
+    from ..model.board import Board
+
+    variant = loaded.kind == "variant"
+    src = loaded.board_source if variant else loaded.source
+    if src is None or not changes:
+        return None
+    data = src.data
+    for keys, value in changes:
+        data = _with(data, keys, value)
+        if data is None:
+            return None
+    problems: list = []
+    fresh = Source(src.path, data=data)
+    board = validate(fresh, Board, problems)
+    if board is None or problems:
+        return None
+    # The positions stay those of the text as read (the lines do not move); the written text's load replaces it.
+    fresh = replace(src, data=data)
+    return replace(loaded, board=board, **({"board_source": fresh} if variant else {"source": fresh}))
+
+
+def _with(node: Any, keys: tuple[Any, ...], value: Any) -> Any:
+    """A copy of `node` with `value` at `keys` (None: the key removed), sharing what did not change; None when
+    `keys` leads nowhere."""
+    key, rest = keys[0], keys[1:]
+    if isinstance(node, dict):
+        out = dict(node)
+        if rest:
+            if key not in out:
+                return None
+            child = _with(out[key], rest, value)
+            if child is None:
+                return None
+            out[key] = child
+        elif value is None:
+            out.pop(key, None)
+        else:
+            out[key] = _plain(value)
+        return out
+    if isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
+        items = list(node)
+        if rest:
+            child = _with(items[key], rest, value)
+            if child is None:
+                return None
+            items[key] = child
+        elif value is None:
+            del items[key]
+        else:
+            items[key] = _plain(value)
+        return items
+    return None
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _undo_redo(session: Session, kind: str, check: str | None) -> str:
@@ -259,7 +395,10 @@ def _delete_ticket(doc: YamlFile, drawing: Drawing, op: dict) -> str:
     return f"deleted ticket {board.tickets[i].id}"
 
 
-OPS: dict[str, Callable[[YamlFile, Drawing, dict], str]] = {
+# Drawn from the model first, written after (see the module docstring): the edits made by dragging.
+DRAGS = {"move_place", "move_label", "set_bend"}
+
+OPS: dict[str, Callable[[Any, Drawing, dict], str]] = {
     "move_place": _move_place,
     "move_label": _move_label,
     "add_place": _add_place,

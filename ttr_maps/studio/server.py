@@ -123,7 +123,7 @@ def studio_app(path: str, sim: str | None = None) -> Starlette:
         return html_page((static / "index.html").read_text(encoding="utf-8"))
 
     async def state(request: Request) -> JSONResponse:
-        return JSONResponse(session.state())
+        return JSONResponse(session.state(request.query_params.get("svg")))
 
     async def events(request: Request) -> StreamingResponse:
         return StreamingResponse(live.stream(request), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
@@ -142,7 +142,8 @@ def studio_app(path: str, sim: str | None = None) -> Starlette:
             return JSONResponse({"error": str(exc), "problems": [d.as_dict() for d in exc.diagnostics]}, status_code=422)
         except EditError as exc:
             return JSONResponse({"error": str(exc)}, status_code=409)
-        return JSONResponse({"message": message, "version": session.snapshot.version})
+        # The answer carries the page's new state (the drawing of the edit; its SVG unless the page has it).
+        return JSONResponse({"message": message, "version": session.snapshot.version, "state": session.state(request.query_params.get("svg"))})
 
     async def suggest(request: Request) -> JSONResponse:
         from ..tickets.paths import BoardPaths

@@ -3,7 +3,9 @@
 `Session.refresh()` reads the files again (after a save in any editor or an edit
 from the page) and builds a `Snapshot` in steps, each published as soon as it is
 made: the drawing first (load, layout, SVG: what the page waits for), then the
-design checks' findings. The first drawing of an edit is the quick layout of
+design checks' findings. A drag on the page is drawn from the model before its
+text is written (`show_edit`, then `edits.py` writes the file in the background;
+the next edit waits for that write). The first drawing of an edit is the quick layout of
 `quick.py` (the last drawing with only what the edit reached laid out again, a
 tenth of the time); `render`'s own layout follows and replaces it, and the checks
 of the drawn board read that same layout instead of making it again. An edit that
@@ -37,6 +39,7 @@ class Drawing:
     plan: Any
     loaded: Loaded
     exact: bool = True  # the layout is `render`'s own (False: the quick layout of an edit, the exact one follows)
+    key: str = ""  # names this SVG: a page that has it is not sent it again
 
 
 @dataclass
@@ -85,6 +88,64 @@ class Session:
         self._worker: threading.Thread | None = None
         self._closed = False
         self._quick_failed = False
+        # Writing a drag's text (ruamel.yaml's dump, the check, the atomic write) happens after the page has
+        # its drawing, one write at a time; `aliases` maps the name a drawing shows for its not yet written
+        # text (its `sha`) to the sha-256 of the bytes written.
+        self._pending: threading.Thread | None = None
+        self.aliases: dict[str, str] = {}
+        self._edits = 0
+        self._drawn = 0
+
+    # --- edits drawn before they are written ---------------------------------------------------
+
+    def resolve(self, sha: str) -> str:
+        """The sha-256 of the file's bytes that `sha` (a snapshot's) stands for."""
+        return self.aliases.get(sha, sha)
+
+    @property
+    def writing(self) -> bool:
+        return self._pending is not None and self._pending.is_alive()
+
+    def wait_written(self) -> None:
+        """Return once the last edit's text is written (or refused: the write says so on the page itself)."""
+        pending = self._pending
+        if pending is not None and pending is not threading.current_thread():
+            pending.join()
+
+    def write_later(self, job: Any) -> None:
+        """Run `job` (an edit's write) in the background; the caller holds `self.lock` and waited for the last write."""
+        self._pending = threading.Thread(target=job, daemon=True, name="studio-write")
+        self._pending.start()
+
+    def show_edit(self, loaded: Loaded, message: str) -> str:
+        """Publish the drawing of `loaded`, an edit made on the model whose text is not written yet; returns
+        the name its snapshot gives the text (`sha`), which `written` ties to the bytes once they are on disk."""
+        with self.lock:
+            self._edits += 1
+            token = f"edit-{self._edits}"
+            old = self.snapshot
+            snap = Snapshot(version=old.version + 1, message=message, sha=token, ok=True,
+                            problems=[d for d in loaded.diagnostics if d.severity is not Severity.ERROR])
+            snap.drawing = self._draw(loaded, None if old.stale else old.drawing)
+            snap.findings = old.findings
+            self._publish(snap)
+            return token
+
+    def written(self, token: str, sha: str, loaded: Loaded) -> None:
+        """The text of the edit shown as `token` is on disk (`sha`, loaded as `loaded`): the exact layout and the
+        checks of the drawing follow from that load, unless a newer drawing is out."""
+        with self.lock:
+            self.aliases[token] = sha
+            if len(self.aliases) > 50:
+                del self.aliases[next(iter(self.aliases))]
+            self._seen = (file_sha(self.path), file_sha(self.board_path) if self.board_path != self.path else None)
+            snap = self.snapshot
+            if snap.sha != token or snap.drawing is None:
+                return
+            drawing = replace(snap.drawing, loaded=loaded)
+            snap = replace(snap, sha=sha, drawing=drawing)
+            self.snapshot = snap  # the same drawing, now of the written text: no new version
+        self._later(snap, loaded)
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -120,15 +181,19 @@ class Session:
             self._publish(snap)
         if snap.ok:
             if later:
-                with self._queue:
-                    self._next = (snap, loaded)
-                    self._queue.notify()
-                    if self._worker is None:
-                        self._worker = threading.Thread(target=self._work, daemon=True, name="studio-checks")
-                        self._worker.start()
+                self._later(snap, loaded)
             else:
                 self._finish(snap, loaded)
         return True
+
+    def _later(self, snap: Snapshot, loaded: Loaded) -> None:
+        """Hand the steps after the first drawing to the background thread."""
+        with self._queue:
+            self._next = (snap, loaded)
+            self._queue.notify()
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._work, daemon=True, name="studio-checks")
+                self._worker.start()
 
     def _work(self) -> None:
         while True:
@@ -158,10 +223,11 @@ class Session:
                              "message": f"the studio could not finish this drawing: {type(exc).__name__}: {exc}"}]))
 
     def close(self) -> None:
-        """Stop the background step (the server is stopping)."""
+        """Stop the background step (the server is stopping); an edit being written is written first."""
         with self._queue:
             self._closed = True
             self._queue.notify()
+        self.wait_written()
 
     def _finish(self, snap: Snapshot, loaded: Loaded) -> None:
         """The steps of `refresh` after the first drawing, each published only if no newer drawing came out meanwhile."""
@@ -230,7 +296,8 @@ class Session:
         if plan is None:
             plan, exact = plan_board(loaded.board, loaded.variant, BoardOptions()), True
         svg = draw_board(plan)
-        return Drawing(svg, drawing_data(plan, loaded, self.heat()), plan, loaded, exact)
+        self._drawn += 1
+        return Drawing(svg, drawing_data(plan, loaded, self.heat()), plan, loaded, exact, key=f"{id(self):x}-{self._drawn}")
 
     def _findings(self, loaded: Loaded, plan: Any = None) -> list[dict[str, Any]]:
         from ..checks import run_checks
@@ -254,8 +321,8 @@ class Session:
             self._heat = {r["route"]: r["claimed"]["rate"] for r in summary.get("routes", [])}
         return self._heat
 
-    def state(self) -> dict[str, Any]:
-        """The snapshot as the page reads it (JSON)."""
+    def state(self, have: str | None = None) -> dict[str, Any]:
+        """The snapshot as the page reads it (JSON); the SVG is left out (null) when it is the one named `have`."""
         snap = self.snapshot
         d = snap.drawing
         return {
@@ -269,8 +336,9 @@ class Session:
             "problems": [p.as_dict() for p in snap.problems],
             "findings": snap.findings,
             "findings_ready": snap.findings_ready,
-            "drawing": None if d is None else {"svg": d.svg, **d.data, "exact": d.exact},
+            "drawing": None if d is None else {"svg": None if have == d.key else d.svg, "key": d.key, **d.data, "exact": d.exact},
             "editable": editable(self.board_path),
+            "saved": not self.writing,
             "undo": len(self.undo),
             "redo": len(self.redo),
             "sim": self.sim,

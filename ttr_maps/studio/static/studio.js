@@ -8,6 +8,7 @@
   const view = $("view"), stage = $("stage"), boardBox = $("board"), layer = $("overlay-layer");
   let state = null;        // the server's snapshot
   let drawnSvg = null;     // the SVG text now shown
+  let drawnKey = "";       // its name: the server leaves out an SVG the page has
   let zoom = 1, panX = 0, panY = 0, fitted = false;
   let mode = null;         // null | {kind: "place"} | {kind: "route"|"ticket", picked: [ids]}
   let selected = null;     // {route: i} | {place: i} | {ticket: i}
@@ -23,8 +24,16 @@
   }
 
   async function load() {
-    const next = await TTR.get("/api/state");
-    if (state && next.version <= state.version) return;
+    accept(await TTR.get(`/api/state?svg=${encodeURIComponent(drawnKey)}`));
+  }
+
+  // A newer state from the server is shown; its SVG is null when it is the one drawn already.
+  function accept(next) {
+    if (!next || (state && next.version <= state.version)) return;
+    if (next.drawing && next.drawing.svg === null) {
+      if (next.drawing.key !== drawnKey) { load(); return; }  // not the one drawn after all: ask for it whole
+      next.drawing.svg = drawnSvg;
+    }
     state = next;
     show();
   }
@@ -33,9 +42,10 @@
     if (!state) return;
     op.base = state.sha;
     try {
-      const answer = await TTR.post("/api/edit", op);
+      // The answer holds the edited board's state: drawn without asking again.
+      const answer = await TTR.post(`/api/edit?svg=${encodeURIComponent(drawnKey)}`, op);
       say(answer.message);
-      await load();
+      accept(answer.state);
     } catch (e) {
       say(e.message, true);
       if (e.data && e.data.stale) await load();
@@ -59,7 +69,7 @@
     const empty = !d && state.problems.some((p) => p.code === "P005" || p.code === "P001");
     $("empty").hidden = !empty;
     showProblems();
-    if (d && d.svg !== drawnSvg) drawBoard(d);
+    if (d && d.key !== drawnKey) drawBoard(d);
     stage.classList.toggle("stale", !!state.stale);
     if (d) drawOverlay(d);
     showFindings();
@@ -98,6 +108,7 @@
     layer.setAttribute("width", d.width * PX);
     layer.setAttribute("height", d.height * PX);
     drawnSvg = d.svg;
+    drawnKey = d.key;
     document.body.dataset.drawn = state.version;
     if (!fitted) { fit(); fitted = true; }
   }
