@@ -29,7 +29,6 @@ from .actions import (
     KeepTickets,
     MovePassenger,
     PayTunnel,
-    SetFlag,
 )
 from .phases import (  # noqa: F401 (PH_*, PHASE_NAMES and OPEN_CASES: names of this module's surface)
     OPEN_CASES,
@@ -46,7 +45,9 @@ from .phases import (  # noqa: F401 (PH_*, PHASE_NAMES and OPEN_CASES: names of 
     PHASE_DOC,
     PHASE_NAMES,
 )
+from . import mechanics as _mechanics
 from . import state
+from . import mechanic as _mechanic
 from .tables import Tables
 from . import turns
 from .turns import PASS  # noqa: F401 (PASS: a name of this module's surface)
@@ -63,6 +64,7 @@ class Game:
         self.num_players = num_players
         self.variant_path = variant_path
         self.t = Tables(variant, board)
+        self._build_mechanics(variant, board)
         self.has_stations = bool(variant.stations.costs)
         self.has_passengers = variant.passengers.count > 0
         self.has_flags = bool(self.t.flag_colors)
@@ -81,7 +83,35 @@ class Game:
         self.draw_tickets_plain = DrawTickets(())
         draw = variant.tickets.draw
         self.draw_piles = tuple(draw.mix) if draw.mix and draw.count > 0 else tuple(d.pile for d in draw.deal if d.count > 0)
-        self.flag_actions = {c: SetFlag(self.t.colors[c]) for c in self.t.flag_colors}
+        for m in self.mechanics:
+            m.setup(self)
+
+    def _build_mechanics(self, variant: Variant, board: Board) -> None:
+        """The mechanics this variant switches on (mechanic.py), and what the turn flow calls of them."""
+        # Every known mechanic's slice is in every state (the state file and observation have one shape);
+        # only the enabled ones' rules run.
+        self.known_mechanics = tuple(_mechanic.MECHANICS)
+        self.mechanics = _mechanic.mechanics_for(variant, board)
+        self.mechanic_names = tuple(m.name for m in self.mechanics)
+        ms = self.mechanics
+        self.turn_legal = tuple(m.turn_legal for m in ms if _mechanic.overrides(m, "turn_legal"))
+        self.after_claim_mechanics = tuple(m for m in ms if _mechanic.overrides(m, "after_claim"))
+        self.after_claim = tuple(m.after_claim for m in self.after_claim_mechanics)
+        self.end_of_turn = tuple(m.end_of_turn for m in ms if _mechanic.overrides(m, "end_of_turn"))
+        # The handler of each action type, per phase: the turn flow's (turns.HANDLERS), then the mechanics'.
+        self.handlers = [dict(h) for h in turns.HANDLERS]
+        self.phase_legal: dict[int, object] = {}
+        for m in ms:
+            for kind, fn in m.turn_actions.items():
+                self.handlers[PH_TURN][kind] = fn
+            for ph, legal in m.phases.items():
+                self.phase_legal[ph] = legal
+            for (ph, kind), fn in m.handlers.items():
+                self.handlers[ph][kind] = fn
+
+    def uses(self, name: str) -> bool:
+        """Whether this game plays the mechanic called `name` (mechanic.py)."""
+        return name in self.mechanic_names
 
     @classmethod
     def from_file(cls, path: str | Path, num_players: int) -> Game:
@@ -122,15 +152,16 @@ class State(state.State):
     """A game position (state.py) with the rules (turns.py) as its methods, and its forms for the outside:
     the state file's data and what a seat sees."""
 
-    __slots__ = ()
+    # The slices of the engine's own mechanics (mechanics.py) are slots; a mechanic added from outside the
+    # engine keeps its slice in attributes of its own (the instance dict).
+    __slots__ = _mechanics.SLOTS + ("__dict__",)
 
     # The rules (turns.py), as this class's methods.
-    _handlers = turns.HANDLERS
     _deal = turns.deal
     legal_actions = turns.legal_actions
     begin_second_draw = turns.begin_second_draw
     complete_claim = turns.complete_claim
-    after_flag = turns.after_flag
+    claim_done = turns.claim_done
     after_keep = turns.after_keep
     end_turn = turns.end_turn
 

@@ -99,8 +99,6 @@ class SeatObservation:
                     "passengers_unplaced": self.passengers_unplaced(p),
                     "passengers_moved": self.passengers_moved(p),
                     "goods": self.goods_taken(p),
-                    "flag_cards": [t.kinds[c] for c in self.flag_cards(p)],
-                    "flag_sets": self.flag_sets(p),
                 }
             )
         obs: dict[str, Any] = {
@@ -132,6 +130,8 @@ class SeatObservation:
         j = self.journey
         if j is not None:
             obs["journey"] = {"start": t.place_ids[j[0]], "at": t.place_ids[j[1]]}
+        for m in self.game.known_mechanics:  # each mechanic's part (mechanic.py)
+            m.observe(self, obs)
         return obs
 
 

@@ -23,6 +23,9 @@ class PlayerPosition:
     flag_sets: int = 0  # completed French flag sets (variant.flags.points each)
     route_points: int | None = None  # points scored in play for claims; None = from the scoring table
     name: str = ""
+    # (mechanic name, its data) for the mechanics whose final scoring needs more than the fields above
+    # (mechanic.Mechanic.scoring_data)
+    mechanics: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass(frozen=True)

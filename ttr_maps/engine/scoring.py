@@ -15,7 +15,8 @@ The rules (docs/rules.md#final-scoring):
 - Most completed tickets (Märklin Globetrotter): the bonus goes to every player
   tied for it.
 - Tickets joined by two separate paths, most routes of a length: bonuses.py.
-- Unused stations, goods tokens (face value), French flag sets.
+- Unused stations, goods tokens (face value); the rows of the variant's mechanics (their final_scoring
+  hook, mechanic.py: French flag sets, ...).
 - Winners: highest total, then the variant's tie-breaks in order; a tie that
   survives every tie-break is shared.
 
@@ -30,6 +31,7 @@ from typing import Hashable, Iterable
 from ..boardgraph import UnionFind
 from ..model.board import Board, Ticket
 from ..model.variant import Variant
+from .mechanic import mechanics_for, overrides
 from .position import PlayerPosition, Position, all_tickets
 from .trail import TrailTooLarge, longest_trail
 
@@ -103,6 +105,7 @@ def final_score(variant: Variant, board: Board, position: Position) -> ScoreShee
     best_trail = max((t.length for t in trails), default=0)
     extra = _bonuses(variant, board, countries, tickets, position)
     most_completed = max((options[i][choice[i]].count for i in range(len(options))), default=0)
+    mechanics = [m for m in mechanics_for(variant, board) if overrides(m, "final_scoring")]
     scores = []
     for seat, player in enumerate(position.players):
         opt = options[seat][choice[seat]]
@@ -115,8 +118,10 @@ def final_score(variant: Variant, board: Board, position: Position) -> ScoreShee
             "most_tickets": variant.scoring.bonuses.most_tickets if most_completed > 0 and opt.count == most_completed else 0,
             "stations": (variant.stations.count - len(player.stations)) * variant.stations.unused_points,
             "goods": goods,
-            "flags": player.flag_sets * variant.flags.points,
+            "flags": 0,
         }
+        for m in mechanics:  # the rows the variant's mechanics score (mechanic.py)
+            breakdown.update(m.final_scoring(variant, board, player))
         two_paths, most_routes = extra[seat]
         if variant.scoring.bonuses.two_paths:
             breakdown["two_paths"] = variant.scoring.bonuses.two_paths * len(two_paths)

@@ -36,8 +36,8 @@ class State:
         "game", "t", "seed", "rng", "deck", "discard", "discard_total", "face_up", "hands", "trains", "scores",
         "owner", "avail", "group_open", "route_mask", "claims", "station_owner", "stations", "piles", "boxed", "aside", "kept",
         "offers", "in_setup", "setup_stage", "setup_kept", "phase", "current", "tunnel", "pending_route", "stand_ins",
-        "pending_flag", "passengers_unplaced", "passenger_at", "passengers_moved", "journey", "goods", "goods_at",
-        "goods_taken", "flag_cards", "flag_sets", "final_left", "passes", "turns", "counters", "history",
+        "passengers_unplaced", "passenger_at", "passengers_moved", "journey", "goods", "goods_at",
+        "goods_taken", "final_left", "passes", "turns", "counters", "history",
         "redeal_locos", "redeal_passengers", "face_up_loco_rule", "row_stopped", "_sheet", "first", "events",
     )
 
@@ -83,7 +83,6 @@ class State:
         self.tunnel = None  # a tunnels.PendingTunnel while a tunnel claim waits for its extra cards
         self.stand_ins = None  # a stand_ins.PendingStandIns while a claim waits for its stand-in cards
         self.pending_route = -1
-        self.pending_flag = -1
         self.passengers_unplaced = [v.passengers.count] * n
         self.passenger_at: dict[int, int] = {}
         self.passengers_moved = [0] * n
@@ -93,8 +92,6 @@ class State:
         for i, (place, _) in enumerate(t.goods_stacks):
             self.goods_at.setdefault(place, []).append(i)
         self.goods_taken: list[list[int]] = [[] for _ in range(n)]
-        self.flag_cards: list[list[int]] = [[] for _ in range(n)]
-        self.flag_sets = [0] * n
         self.final_left = -1
         self.passes = 0
         self.turns = 0
@@ -107,6 +104,8 @@ class State:
         self.first = 0  # the seat that plays the first turn after setup (first_player.py)
         self._sheet = None
         self.events: list | None = None  # set to a list to collect what each action did (events.py)
+        for m in game.known_mechanics:  # each mechanic's slice (mechanic.py)
+            m.new(self)
 
     # ------------------------------------------------------------------ surface
     def current_player(self) -> int:
@@ -131,7 +130,7 @@ class State:
     def apply(self, action: Action) -> None:
         """Play `action` for the current player; IllegalAction (naming the rule) leaves the state unchanged."""
         ph = self.phase
-        handler = self._handlers[ph].get(type(action))
+        handler = self.game.handlers[ph].get(type(action))
         if handler is None:
             if ph == PH_OVER:
                 raise IllegalAction("the game is over", R_OVER)
@@ -164,9 +163,6 @@ class State:
         self.counters[name] = self.counters.get(name, 0) + 1
 
     # ------------------------------------------------------------------ the rules (turns.py), bound in game.State
-    # The handler of each action type, per phase (turns.HANDLERS).
-    _handlers: tuple[dict[type, Any], ...] | list[dict[type, Any]] = ()
-
     def _deal(self, seed: int, first: str | int | None) -> None:
         """Shuffle and deal a new game from `seed`, then start the setup (turns.deal)."""
         raise NotImplementedError
@@ -179,7 +175,8 @@ class State:
         """The claim of track `tid` is paid: `paid` (payment counts), a tunnel's `extra`, stand-in cards `given`."""
         raise NotImplementedError
 
-    def after_flag(self) -> None:
+    def claim_done(self, mechanic) -> None:
+        """`mechanic`'s phase after a claim is over: the later mechanics' after_claim hooks, then the turn ends."""
         raise NotImplementedError
 
     def after_keep(self) -> None:
@@ -224,7 +221,6 @@ class State:
         s.tunnel = self.tunnel.copy() if self.tunnel is not None else None
         s.stand_ins = self.stand_ins.copy() if self.stand_ins is not None else None
         s.pending_route = self.pending_route
-        s.pending_flag = self.pending_flag
         s.passengers_unplaced = self.passengers_unplaced[:]
         s.passenger_at = dict(self.passenger_at)
         s.passengers_moved = self.passengers_moved[:]
@@ -232,8 +228,6 @@ class State:
         s.goods = [g[:] for g in self.goods]
         s.goods_at = self.goods_at
         s.goods_taken = [g[:] for g in self.goods_taken]
-        s.flag_cards = [f[:] for f in self.flag_cards]
-        s.flag_sets = self.flag_sets[:]
         s.final_left = self.final_left
         s.passes = self.passes
         s.turns = self.turns
@@ -246,6 +240,8 @@ class State:
         s.first = self.first
         s._sheet = self._sheet
         s.events = None  # a copy collects nothing until asked
+        for m in self.game.known_mechanics:
+            m.copy(self, s)
         return s
 
     def key(self) -> tuple:
@@ -257,13 +253,13 @@ class State:
             tuple((k, tuple(v)) for k, v in sorted(self.piles.items())), tuple(self.boxed), tuple(self.aside),
             tuple(map(tuple, self.kept)), tuple(map(tuple, self.offers)), self.in_setup, self.setup_stage,
             tuple(map(tuple, self.setup_kept)), self.phase, self.current,
-            self.tunnel.key() if self.tunnel else None, self.pending_route, self.pending_flag,
+            self.tunnel.key() if self.tunnel else None, self.pending_route,
             tuple(self.passengers_unplaced), tuple(sorted(self.passenger_at.items())), tuple(self.passengers_moved),
             self.journey.key() if self.journey else None, tuple(map(tuple, self.goods)),
-            tuple(map(tuple, self.goods_taken)), tuple(map(tuple, self.flag_cards)), tuple(self.flag_sets),
+            tuple(map(tuple, self.goods_taken)),
             self.final_left, self.passes, self.turns, tuple(sorted(self.counters.items())),
             tuple(map(tuple, self.claims)), self.row_stopped, self.stand_ins.key() if self.stand_ins else None,
-            self.first,
+            self.first, tuple(m.key(self) for m in self.game.known_mechanics),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -278,12 +274,13 @@ class State:
 
     # ------------------------------------------------------------------ scoring
     def card_total(self) -> int:
-        """Cards anywhere (deck, discards, face up, hands, tunnel, flags): always the deck size."""
+        """Cards anywhere (deck, discards, face up, hands, tunnel, the mechanics' slices): always the deck size."""
         n = len(self.deck) + self.discard_total + sum(1 for k in self.face_up if k >= 0)
         n += sum(map(sum, self.hands))
         if self.tunnel is not None:
             n += len(self.tunnel.revealed) + sum(self.tunnel.paid[1:]) + sum(self.tunnel.stand_ins)
-        n += sum(map(len, self.flag_cards))
+        for m in self.game.known_mechanics:
+            n += m.cards_held(self)
         return n
 
     def position(self):
@@ -292,16 +289,25 @@ class State:
 
         t = self.t
         players = []
+        known = self.game.known_mechanics
         for p in range(self.game.num_players):
+            fields: dict[str, Any] = {}
+            extra = []
+            for m in known:
+                fields.update(m.position(self, p))
+                data = m.scoring_data(self, p)
+                if data is not None:
+                    extra.append((m.name, data))
             players.append(
                 PlayerPosition(
                     claims=tuple((t.t_route[tid], t.t_track[tid]) for tid in self.claims[p]),
                     stations=tuple(t.place_ids[x] for x in self.stations[p]),
                     tickets=tuple(self.kept[p]),
                     goods=tuple(self.goods_taken[p]),
-                    flag_sets=self.flag_sets[p],
-                    route_points=self.scores[p] - self.flag_sets[p] * self.game.variant.flags.points,
+                    route_points=self.scores[p] - sum(m.live_points(self, p) for m in known),
                     name=f"player {p}",
+                    mechanics=tuple(extra),
+                    **fields,
                 )
             )
         return Position(players=tuple(players))

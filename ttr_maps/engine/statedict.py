@@ -174,6 +174,10 @@ class StateFile(_Strict):
     pending: Pending = Field(default_factory=Pending)
     counters: dict[Name, Tally] = Field(default_factory=dict, description="Open cases and events counted so far (docs/engine.md).")
     history: list[str] = Field(default_factory=list, description="Actions played so far, in the notation.")
+    mechanics: dict[Name, Any] = Field(
+        default_factory=dict,
+        description="The slices of mechanics added to the engine beyond this format's fields, by mechanic name (docs/engine.md#mechanics).",
+    )
 
 
 TCODES: dict[str, tuple[str, str]] = {
@@ -264,15 +268,11 @@ def state_to_dict(state: State, variant_ref: str | None = None) -> dict[str, Any
                 "passengers_unplaced": state.passengers_unplaced[p],
                 "passengers_moved": state.passengers_moved[p],
                 "goods": list(state.goods_taken[p]),
-                "flag_cards": [kinds[c] for c in state.flag_cards[p]],
-                "flag_sets": state.flag_sets[p],
             }
         )
     pending: dict[str, Any] = {}
     if state.pending_route >= 0:
         pending["route"] = t.route_ids[state.pending_route]
-    if state.pending_flag >= 0:
-        pending["flag"] = kinds[state.pending_flag]
     if state.tunnel is not None:
         tun = state.tunnel
 
@@ -332,13 +332,31 @@ def state_to_dict(state: State, variant_ref: str | None = None) -> dict[str, Any
         "counters": dict(sorted(state.counters.items())),
         "history": [action_text(game, a) for a in state.history],
         "rng": rng_to_text(state.rng),
+        "mechanics": {},
     }
     if t.goods_stacks:
         goods: dict[str, list[list[int]]] = {}
         for i, (place, _) in enumerate(t.goods_stacks):
             goods.setdefault(t.place_ids[place], []).append(list(reversed(state.goods[i])))
         data["goods"] = goods
+    for m in game.known_mechanics:
+        m.write(state, data)
+    # Keys in the format's order (the models above), whichever mechanic wrote them.
+    data["players"] = [_ordered(entry, _PLAYER_KEYS) for entry in players]
+    data["pending"] = _ordered(pending, _PENDING_KEYS)
+    if data.get("mechanics") == {}:
+        del data["mechanics"]
     return data
+
+
+_PLAYER_KEYS = tuple(PlayerState.model_fields)
+_PENDING_KEYS = tuple(Pending.model_fields)
+
+
+def _ordered(d: dict[str, Any], order: tuple[str, ...]) -> dict[str, Any]:
+    out = {k: d[k] for k in order if k in d}
+    out.update((k, v) for k, v in d.items() if k not in out)
+    return out
 
 
 # ---------------------------------------------------------------------- reading
@@ -366,6 +384,10 @@ class _Reader:
         self.game, self.t, self.sf = game, game.t, sf
         self.placed = [0] * game.t.NK  # cards found outside the deck, by kind
         self.seen: dict[int, tuple] = {}  # ticket -> where it was found
+
+    def error(self, message: str, loc: tuple, code: str = "T014", key: bool = False):
+        """Refuse the file at `loc` (a data path) with `message` (StateFileError)."""
+        raise StateFileError(message, loc, code, key=key)
 
     def kind(self, name: str, loc: tuple, key: bool = False) -> int:
         k = self.t.kind_index.get(name)
@@ -445,6 +467,8 @@ def _build(game: Game, sf: StateFile) -> State:
     _read_passengers(rd, s)
     _read_goods(rd, s)
     _read_pending(rd, s)
+    for m in game.known_mechanics:
+        m.read(rd, s)
     s.counters.update(sf.counters)
     # A row the rules would redeal (typed by hand: the engine never leaves one unless its loop stopped)
     # is redealt now, with the state's generator, so the forbidden row is never drawn from.
@@ -456,7 +480,7 @@ def _build(game: Game, sf: StateFile) -> State:
 
 
 def _read_cards(rd: _Reader, s: State) -> None:
-    """Discards, face-up row, hands, flag cards and a pending tunnel's cards; then the deck, which holds
+    """Discards, face-up row, hands, the mechanics' cards and a pending tunnel's cards; then the deck, which holds
     the rest (shuffled, under `deck_top`) unless it is given whole."""
     t, sf, v = rd.t, rd.sf, rd.game.variant
     for name, c in sf.cards.discards.items():
@@ -470,11 +494,8 @@ def _read_cards(rd: _Reader, s: State) -> None:
     for p, ps in enumerate(sf.players):
         for name, c in ps.hand.items():
             s.hands[p][rd.card(name, ("players", p, "hand", name), c, key=True)] += c
-        for i, name in enumerate(ps.flag_cards):
-            k = rd.card(name, ("players", p, "flag_cards", i))
-            if k >= t.NC:
-                raise StateFileError("only coloured cards make a flag", ("players", p, "flag_cards", i), "T014")
-            s.flag_cards[p].append(k)
+    for m in rd.game.known_mechanics:
+        m.read_cards(rd, s)
     _read_tunnel_cards(rd, s)
     if sf.cards.deck is not None and sf.cards.deck_top:
         raise StateFileError("give either `deck` (the whole deck) or `deck_top`, not both", ("cards", "deck_top"), "T012")
@@ -595,8 +616,8 @@ def _read_claims(rd: _Reader, s: State) -> None:
             s.trains[p] = ps.trains
         elif s.trains[p] < 0:
             raise StateFileError(f"more spaces than the variant's {v.trains} trains", ("players", p, "claims"), "T014")
-        s.scores[p] = ps.score if ps.score is not None else s.scores[p] + ps.flag_sets * v.flags.points
-        s.flag_sets[p] = ps.flag_sets
+        if ps.score is not None:  # else the route points, plus what the mechanics' read adds
+            s.scores[p] = ps.score
     s.current = sf.current
 
 
@@ -653,12 +674,10 @@ def _read_goods(rd: _Reader, s: State) -> None:
 
 def _read_pending(rd: _Reader, s: State) -> None:
     """The unfinished turn, which must fit the phase."""
-    t, sf = rd.t, rd.sf
+    sf = rd.sf
     pend = sf.pending
     if pend.route is not None:
         s.pending_route = rd.route(pend.route, ("pending", "route"))
-    if pend.flag is not None:
-        s.pending_flag = rd.kind(pend.flag, ("pending", "flag"))
     if pend.journey is not None:
         j, at = pend.journey, ("pending", "journey")
         start = rd.place(j.start, at + ("start",))
@@ -672,8 +691,6 @@ def _read_pending(rd: _Reader, s: State) -> None:
             raise StateFileError(f"phase {ph} needs pending.{ph}", ("phase",), "T014")
         if sf.phase != ph and obj is not None:
             raise StateFileError(f"pending.{ph} is only meaningful in phase {ph}", ("pending", ph), "T014")
-    if sf.phase == "flag" and (s.pending_flag < 0 or s.pending_flag not in t.flag_colors):
-        raise StateFileError("phase flag needs pending.flag, a flag colour", ("phase",), "T014")
     if sf.phase == "place-passenger" and s.pending_route < 0:
         raise StateFileError("phase place-passenger needs pending.route", ("phase",), "T014")
     if sf.phase == "keep-tickets" and not s.offers[sf.current]:

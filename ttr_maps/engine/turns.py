@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from . import cards, claims, flags, passengers, stand_ins, stations, tickets, tunnels
+from . import cards, claims, passengers, stand_ins, stations, tickets, tunnels
 from .actions import (
     AbandonTunnel,
     Action,
@@ -26,8 +26,6 @@ from .actions import (
     Pass,
     PayTunnel,
     PlacePassenger,
-    SetFlag,
-    SkipFlag,
     SkipPassenger,
     StopPassenger,
 )
@@ -36,7 +34,6 @@ from .events import Claimed
 from .first_player import first_player
 from .payments import discard_payment, take_payment
 from .phases import (
-    PH_FLAG,
     PH_JOURNEY,
     PH_KEEP,
     PH_OVER,
@@ -99,6 +96,8 @@ def legal_actions(s: State, payments: bool = True) -> list[Action]:
             stations.legal(s, out)
         if s.game.has_passengers:
             passengers.legal_moves(s, out)
+        for legal in s.game.turn_legal:
+            legal(s, out)
         if not out and (payments or not out.routes):  # type: ignore[attr-defined]
             out.append(PASS)
     elif ph == PH_SECOND:
@@ -107,14 +106,16 @@ def legal_actions(s: State, payments: bool = True) -> list[Action]:
         tickets.legal_setup(s, out)
     elif ph == PH_TUNNEL:
         tunnels.legal(s, out)
-    elif ph == PH_FLAG:
-        flags.legal(s, out)
     elif ph == PH_PASSENGER:
         passengers.legal_place(s, out)
     elif ph == PH_JOURNEY:
         passengers.legal_journey(s, out)
     elif ph == PH_STAND_IN:
         stand_ins.legal(s, out)
+    else:
+        legal = s.game.phase_legal.get(ph)
+        if legal is not None:
+            legal(s, out)
     return out
 
 
@@ -130,16 +131,23 @@ def complete_claim(s: State, tid: int, paid: tuple, extra: tuple = (), given: tu
     if s.events is not None:
         s.events.append(Claimed(s.current, tid, paid, extra, given))
     s.pending_route = s.t.t_route[tid]
-    if s.game.has_flags:
-        c = flags.offered_color(s, tid, paid)
-        if c >= 0:
-            s.pending_flag = c
-            s.phase = PH_FLAG
+    for hook in s.game.after_claim:
+        if hook(s, tid, paid):
             return
-    after_flag(s)
+    _after_mechanics(s)
 
 
-def after_flag(s: State) -> None:
+def claim_done(s: State, mechanic) -> None:
+    """`mechanic`'s phase after a claim is over: the after_claim hooks of the mechanics after it, then the rest."""
+    later = s.game.after_claim_mechanics
+    tid = s.claims[s.current][-1]
+    for m in later[later.index(mechanic) + 1:]:
+        if m.after_claim(s, tid, None):
+            return
+    _after_mechanics(s)
+
+
+def _after_mechanics(s: State) -> None:
     if s.game.has_passengers and passengers.placeable_ends(s, s.pending_route):
         s.phase = PH_PASSENGER
         return
@@ -156,8 +164,8 @@ def after_keep(s: State) -> None:
 def end_turn(s: State, passed: bool = False) -> None:
     p = s.current
     n = s.game.num_players
-    if s.game.has_flags:
-        flags.score_sets(s)
+    for hook in s.game.end_of_turn:
+        hook(s)
     if -1 in s.face_up:
         cards.refill_face_up(s)
     cards.recheck_face_up(s)
@@ -302,8 +310,6 @@ _BY_PAIR: dict[tuple[int, type], Any] = {
     (PH_STAND_IN, GiveStandIns): lambda s, a: stand_ins.apply_give(s, a),
     (PH_TUNNEL, PayTunnel): lambda s, a: tunnels.apply_pay(s, a),
     (PH_TUNNEL, AbandonTunnel): lambda s, a: tunnels.apply_abandon(s),
-    (PH_FLAG, SetFlag): lambda s, a: flags.apply_set(s, a),
-    (PH_FLAG, SkipFlag): lambda s, a: flags.apply_skip(s),
     (PH_PASSENGER, PlacePassenger): lambda s, a: passengers.apply_place(s, a),
     (PH_PASSENGER, SkipPassenger): lambda s, a: passengers.apply_skip(s),
     (PH_JOURNEY, MovePassenger): lambda s, a: passengers.apply_move(s, a),

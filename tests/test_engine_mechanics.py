@@ -1,0 +1,152 @@
+"""The mechanics interface (ttr_maps/engine/mechanic.py): the list a Game builds from its variant, and a
+mechanic defined only here, added through the list, with its own slice of the state and its hooks."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from ttr_maps.engine import mechanic
+from ttr_maps.engine.game import Game, State
+from ttr_maps.engine.mechanic import Mechanic
+from ttr_maps.engine.scoring import final_score
+
+ROOT = Path(__file__).resolve().parent.parent
+VARIANTS = sorted((ROOT / "maps" / "variants").glob("*.yaml")) + sorted((ROOT / "examples").glob("*-rules.yaml"))
+
+
+def _expected(variant, board) -> tuple[str, ...]:
+    """The mechanics a variant's own switches ask for, written from the variant file's fields."""
+    names = []
+    if variant.flags.colors:
+        names.append("flags")
+    return tuple(names)
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=lambda p: p.stem)
+def test_the_list_a_game_builds_follows_the_variant_switches(path):
+    game = Game.from_file(path, 2)
+    assert game.mechanic_names == _expected(game.variant, game.board)
+    for name in ("flags",):
+        assert game.uses(name) == (name in _expected(game.variant, game.board))
+
+
+class Tally(Mechanic):
+    """A made-up mechanic: each claim puts a token on the claimer's tally; at the end of each turn the
+    seat's turn count goes up; each token scores 1 at the end. The tally is public."""
+
+    name = "tally"
+    calls: list[str]
+
+    def __init__(self, variant_name: str):
+        self.variant_name = variant_name
+        self.calls = []
+
+    def enabled(self, variant, board) -> bool:
+        return variant.name == self.variant_name
+
+    def new(self, state) -> None:
+        state.tally = [0] * state.game.num_players
+        state.tally_turns = [0] * state.game.num_players
+
+    def copy(self, src, dst) -> None:
+        dst.tally = src.tally[:]
+        dst.tally_turns = src.tally_turns[:]
+
+    def key(self, state) -> tuple:
+        return (tuple(state.tally), tuple(state.tally_turns))
+
+    def write(self, state, data) -> None:
+        if any(state.tally) or any(state.tally_turns):
+            data["mechanics"][self.name] = {"tokens": list(state.tally), "turns": list(state.tally_turns)}
+
+    def read(self, rd, state) -> None:
+        mine = rd.sf.mechanics.get(self.name)
+        if mine is None:
+            return
+        if len(mine.get("tokens", [])) != len(state.tally):
+            rd.error("one tally per seat", ("mechanics", self.name, "tokens"))
+        state.tally = list(mine["tokens"])
+        state.tally_turns = list(mine["turns"])
+
+    def observe(self, view, obs) -> None:
+        obs["tally"] = list(view._s.tally)
+
+    def scoring_data(self, state, p):
+        return state.tally[p]
+
+    def after_claim(self, state, tid, paid) -> bool:
+        self.calls.append("after_claim")
+        state.tally[state.current] += 1
+        return False
+
+    def end_of_turn(self, state) -> None:
+        self.calls.append("end_of_turn")
+        state.tally_turns[state.current] += 1
+
+    def final_scoring(self, variant, board, player) -> dict[str, int]:
+        self.calls.append("final_scoring")
+        return {"tally": dict(player.mechanics).get(self.name, 0)}
+
+
+@pytest.fixture
+def tally(monkeypatch):
+    m = Tally("USA")
+    monkeypatch.setattr(mechanic, "MECHANICS", mechanic.MECHANICS + [m])
+    return m
+
+
+def _play(game: Game, seed: int, until=None) -> State:
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed)
+    while not state.is_terminal() and (until is None or not until(state)):
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_a_mechanic_added_through_the_list_keeps_its_slice_and_gets_its_hooks(tally):
+    game = Game.from_file("usa", 3)
+    assert game.mechanic_names == ("tally",)
+    state = _play(game, 5)
+    claims = [len(c) for c in state.claims]
+    assert sum(claims) > 0
+    assert state.tally == claims  # one after_claim per claim, for the claimer
+    assert sum(state.tally_turns) == state.turns  # one end_of_turn per turn played (setup included)
+    sheet = state.score_sheet()
+    assert "final_scoring" in tally.calls
+    for p, pl in enumerate(sheet.players):
+        assert pl.breakdown["tally"] == claims[p]
+        assert pl.total == sum(pl.breakdown.values())
+    # Without the mechanic the same game scores exactly the tally less.
+    plain = final_score(game.variant, game.board, state.position())
+    mechanic.MECHANICS.remove(tally)
+    without = final_score(game.variant, game.board, state.position())
+    assert [a.total - b.total for a, b in zip(plain.players, without.players)] == claims
+
+
+def test_its_slice_is_copied_compared_and_round_trips_through_the_state_file(tally):
+    game = Game.from_file("usa", 2)
+    state = _play(game, 2, until=lambda s: sum(s.tally) >= 3)
+    copy = state.clone()
+    assert copy == state
+    copy.tally[0] += 1
+    assert copy != state and copy.tally != state.tally  # the copy is its own
+    data = json.loads(json.dumps(state.to_dict()))
+    assert data["mechanics"]["tally"]["tokens"] == state.tally
+    back = State.from_dict(game, data)
+    assert back == state and back.tally == state.tally and back.tally_turns == state.tally_turns
+    assert state.observation(1)["tally"] == state.tally
+    data["mechanics"]["tally"]["tokens"] = [1]
+    with pytest.raises(ValueError, match=r"mechanics\.tally\.tokens: one tally per seat"):
+        State.from_dict(game, data)
+
+
+def test_a_variant_that_does_not_switch_it_on_runs_none_of_its_hooks(tally):
+    game = Game.from_file("europe", 2)
+    assert "tally" not in game.mechanic_names
+    state = _play(game, 1)
+    assert tally.calls == [] and state.tally == [0, 0]
+    assert "mechanics" not in state.to_dict()  # an empty slice writes nothing: the file is as without it
