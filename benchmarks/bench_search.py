@@ -2,6 +2,8 @@
 
     python benchmarks/bench_search.py --variant usa --players 2 --games 200 --budget 64 --workers 2
     python benchmarks/bench_search.py --variant europe --players 4 --games 100 --budget 32 --json
+    python benchmarks/bench_search.py ... --log run.jsonl      (each game as it ends; --summarize run.jsonl
+                                                               prints the summary of the games logged so far)
 
 One search bot and the expert in every other seat; the search bot's seat
 rotates with the game index (game i: seat i mod players), and the games are
@@ -32,9 +34,9 @@ sys.path.insert(0, str(ROOT))
 from ttr_maps.simulate.summary import wilson  # noqa: E402
 
 
-def play(args: tuple[str, int, int, int, str, str]) -> dict:
+def play(args: tuple[str, int, int, int, str, str, str]) -> dict:
     """One game: the search bot in seat `index % players`, experts elsewhere."""
-    variant, players, run_seed, index, budget, candidates = args
+    variant, players, run_seed, index, budget, candidates, when = args
     from ttr_maps.bots import make_bot
     from ttr_maps.bots.view import StateView
     from ttr_maps.engine.game import Game
@@ -45,7 +47,7 @@ def play(args: tuple[str, int, int, int, str, str]) -> dict:
         game = _GAMES[(variant, players)] = Game.from_file(ROOT / "maps" / "variants" / f"{variant}.yaml", players)
     seed = game_seed(run_seed, index)
     me = index % players
-    bots = [make_bot("search", game, s, bot_seed(seed, s), {"budget": budget, "candidates": candidates}) if s == me
+    bots = [make_bot("search", game, s, bot_seed(seed, s), {"budget": budget, "candidates": candidates, "when": when}) if s == me
             else make_bot("expert", game, s, bot_seed(seed, s)) for s in range(players)]
     state = game.new_initial_state(seed)
     times: list[float] = []
@@ -80,21 +82,45 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--budget", default="64", help="search.budget: playouts per decision, or seconds with 's'")
-    ap.add_argument("--candidates", default="6", help="search.candidates (default 6)")
+    ap.add_argument("--candidates", default="3", help="search.candidates (default 3)")
+    ap.add_argument("--when", default="claims", help="search.when (default claims)")
+    ap.add_argument("--log", type=Path, help="append each game's result to this file as it ends (JSON lines)")
+    ap.add_argument("--summarize", type=Path, help="print the summary of the games in this log, play none")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     load = os.getloadavg()
-    jobs = [(args.variant, args.players, args.seed, i, args.budget, args.candidates) for i in range(args.games)]
     start = time.perf_counter()
-    if args.workers > 1:
-        import multiprocessing
-
-        with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            results = list(pool.map(play, jobs, chunksize=1))
+    if args.summarize:
+        results = [json.loads(line) for line in args.summarize.read_text(encoding="utf-8").splitlines() if line.strip()]
+        if not results:
+            print(f"{args.summarize}: no games logged yet", file=sys.stderr)
+            return 1
+        meta = results[0]["run"]
+        args.variant, args.players, args.seed, args.budget, args.candidates, args.when = (
+            meta["variant"], meta["players"], meta["seed"], meta["budget"], meta["candidates"], meta["when"])
     else:
-        results = [play(j) for j in jobs]
+        jobs = [(args.variant, args.players, args.seed, i, args.budget, args.candidates, args.when) for i in range(args.games)]
+        run = {"variant": args.variant, "players": args.players, "seed": args.seed, "budget": args.budget,
+               "candidates": args.candidates, "when": args.when}
+        log = args.log.open("a", encoding="utf-8") if args.log else None
+
+        def done(r: dict) -> dict:
+            if log is not None:
+                log.write(json.dumps({**r, "run": run}) + "\n")
+                log.flush()
+            return r
+
+        if args.workers > 1:
+            import multiprocessing
+
+            with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+                results = [done(r) for r in pool.map(play, jobs, chunksize=1)]
+        else:
+            results = [done(play(j)) for j in jobs]
+        if log is not None:
+            log.close()
     wall = time.perf_counter() - start
     wins = sum(1 / len(r["winners"]) for r in results if r["seat"] in r["winners"])
     lo, hi = wilson(wins, len(results))
@@ -111,12 +137,13 @@ def main(argv: list[str] | None = None) -> int:
                             "ci": [round(slo, 3), round(shi, 3)]})
     out = {
         "variant": args.variant, "players": args.players, "games": len(results), "seed": args.seed,
-        "budget": args.budget, "candidates": args.candidates,
+        "budget": args.budget, "candidates": args.candidates, "when": args.when,
         "win_rate": round(wins / len(results), 3), "ci": [round(lo, 3), round(hi, 3)],
         "even_share": round(1 / args.players, 3),
         "mean_margin": round(statistics.mean(margin), 2), "by_seat": by_seat,
         "s_per_move": round(statistics.mean(times), 3), "s_per_searched_move": round(statistics.mean(searched), 3) if searched else 0,
         "max_s_per_move": round(max(times), 3),
+        "searched_moves_per_game": round(sum(r["stats"]["searched"] for r in results) / len(results), 1),
         "moves_changed": round(sum(r["stats"]["changed"] for r in results) / max(1, sum(r["stats"]["searched"] for r in results)), 3),
         "python": platform.python_version(), "load_start": [round(x, 2) for x in load],
         "load_end": [round(x, 2) for x in os.getloadavg()], "wall_s": round(wall, 1), "workers": args.workers,
@@ -124,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
-    print(f"{out['variant']} {out['players']}p, search (budget {out['budget']}, {out['candidates']} candidates) vs expert, "
+    print(f"{out['variant']} {out['players']}p, search (budget {out['budget']}, {out['candidates']} candidates, when {out['when']}) vs expert, "
           f"{out['games']} games, seed {out['seed']}: search wins {out['win_rate'] * 100:.1f}% "
           f"({out['ci'][0] * 100:.1f}-{out['ci'][1] * 100:.1f}%; even share {out['even_share'] * 100:.0f}%), "
           f"mean margin {out['mean_margin']:+.1f}")
@@ -132,7 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  search in seat {b['seat']}: {b['games']} games, "
               f"wins {b['win_rate'] * 100:.1f}% ({b['ci'][0] * 100:.1f}-{b['ci'][1] * 100:.1f}%)")
     print(f"time per move (CPU): {out['s_per_move']:.3f} s mean, {out['s_per_searched_move']:.3f} s when searching, "
-          f"{out['max_s_per_move']:.3f} s at most; moves changed from the expert's: {out['moves_changed'] * 100:.0f}%; "
+          f"{out['max_s_per_move']:.3f} s at most; {out['searched_moves_per_game']} searched moves a game, "
+          f"of which {out['moves_changed'] * 100:.0f}% changed from the expert's; "
           f"load {'/'.join(map(str, out['load_start']))} -> {'/'.join(map(str, out['load_end']))}, {out['wall_s']} s wall")
     return 0
 

@@ -91,12 +91,15 @@ def test_search_decisions_do_not_change_with_hidden_information(variant, players
         other = _hide_differently(game, state, seat, step)
         choices = []
         for s in (state, other):
-            bot = make_bot("search", game, seat, 99, {"budget": "4"})
-            view = StateView(s, seat)
-            choices.append(bot.act(view, s.legal_actions(False)))
-            view.close()
-            assert bot.stats["searched"] == 1 and bot.stats["playouts"] >= 4
-        assert choices[0] == choices[1]
+            # `when=all`: every turn is searched; the default searches only where the expert would not draw.
+            for options in ({"budget": "6", "when": "all"}, {"budget": "6"}):
+                bot = make_bot("search", game, seat, 99, options)
+                view = StateView(s, seat)
+                choices.append(bot.act(view, s.legal_actions(False)))
+                view.close()
+                if "when" in options:
+                    assert bot.stats["searched"] == 1 and bot.stats["playouts"] >= 6
+        assert choices[0] == choices[2] and choices[1] == choices[3]
         checked += 1
         if state.phase == PH_TURN and step == 2:
             draw = next(a for a in state.legal_actions() if type(a) is DrawTickets)
@@ -118,8 +121,9 @@ def test_search_options_are_checked():
     game = Game.from_file(VARIANTS / "usa.yaml", 2)
     assert make_bot("search", game, 0, 0, {"budget": "64"}).playouts == 64
     assert make_bot("search", game, 0, 0, {"budget": "0.25s"}).seconds == 0.25
-    assert make_bot("search", game, 0, 0, {"candidates": "3"}).max_candidates == 3
-    for bad in ({"budget": "0"}, {"budget": "fast"}, {"budget": "-1s"}, {"candidates": "1"}):
+    assert make_bot("search", game, 0, 0, {"candidates": "5"}).max_candidates == 5
+    assert make_bot("search", game, 0, 0, {"when": "all"}).when == "all"
+    for bad in ({"budget": "0"}, {"budget": "fast"}, {"budget": "-1s"}, {"candidates": "1"}, {"when": "draws"}):
         with pytest.raises(ValueError, match="search"):
             make_bot("search", game, 0, 0, bad)
     with pytest.raises(ValueError, match="no option 'depth'"):

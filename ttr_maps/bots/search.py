@@ -1,8 +1,9 @@
 """`search`: the expert's moves weighed by playing them out in sampled worlds (a sampling search).
 
-At a turn and at a choice of tickets, the expert (the bot's prior) proposes a
-few candidates: its own move, a blind draw, each colour face up, its planned
-claims and the claim worth most points, tickets. Each candidate is then played
+At a turn where the expert would claim and at a choice of tickets, the expert
+(the bot's prior) proposes a few candidates: its own move, the card draw it
+would make instead, a blind draw, each colour face up, its planned claims and
+the claim worth most points, tickets. Each candidate is then played
 in worlds sampled from what the seat cannot see (determinizations: the cards
 it has not seen dealt at random to the deck, the discards and the other hands,
 and the tickets it has not seen to the other players and the piles, every
@@ -25,7 +26,13 @@ Options (`--bot-option search.KEY=VALUE`):
 - `budget`: playouts per decision (an integer, default 32), or seconds per
   decision (`0.5s`; then the result depends on the machine's speed, so the
   same seed no longer gives the same games).
-- `candidates`: at most this many candidates per decision (default 6).
+- `candidates`: at most this many candidates per decision (default 3).
+- `when`: `claims` (default) searches the turns where the expert would claim
+  (or take tickets) and every mid-game choice of tickets, and plays the
+  expert's card draws as they are (played out from expert positions on USA at
+  two players, another move beat the expert's card draw by two standard errors
+  in 3 of 23 positions, its claim in 23 of 72: `python
+  benchmarks/search_playouts.py --games 12 --worlds 8`); `all` searches every turn.
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ from .expert import ExpertBot
 from .planning import cheapest_claim
 from .view import KEEP, PHASES, TURN, StateView
 
+SETTLE_WORLDS = 8  # with a playout budget, stop once the decision is clear (_settled) after this many worlds
 MAX_PLAYOUT_ACTIONS = 5_000  # a playout still running after this many actions is scored where it stands
 
 
@@ -51,7 +59,8 @@ class SearchBot(Bot):
     route_level = True
     options = {
         "budget": "playouts per decision (an integer, default 32) or seconds per decision (e.g. 0.5s)",
-        "candidates": "at most this many candidate moves per decision (default 6)",
+        "candidates": "at most this many candidate moves per decision (default 3)",
+        "when": "claims (default: search the turns where the expert would not draw cards) or all",
     }
 
     def __init__(self, game, seat, seed):
@@ -59,7 +68,8 @@ class SearchBot(Bot):
         self.prior = ExpertBot(game, seat, seed)
         self.playouts = 32
         self.seconds: float | None = None
-        self.max_candidates = 6
+        self.max_candidates = 3
+        self.when = "claims"
         self.stats = {"decisions": 0, "searched": 0, "playouts": 0, "changed": 0}
 
     def configure(self, options: dict[str, str]) -> None:
@@ -88,6 +98,10 @@ class SearchBot(Bot):
                 except ValueError:
                     raise ValueError(f"search.candidates={value!r}: give a whole number from 2 to 64") from None
                 self.max_candidates = n
+            elif key == "when":
+                if value not in ("claims", "all"):
+                    raise ValueError(f"search.when={value!r}: give claims or all")
+                self.when = value
             else:
                 super().configure({key: value})
 
@@ -97,6 +111,8 @@ class SearchBot(Bot):
         choice = self.prior.act(view, legal)
         ph = view.phase
         if ph not in (TURN, KEEP) or self._in_setup(view):
+            return choice
+        if self.when == "claims" and (type(choice) is DrawBlind or type(choice) is DrawFaceUp):
             return choice
         cands = self.candidates(view, legal, choice)
         if self.seconds is None:
@@ -117,7 +133,13 @@ class SearchBot(Bot):
         return view.turn == 0 and not view.tickets
 
     def candidates(self, view, legal, choice) -> list[Any]:
-        """The prior's move first, then the alternatives worth a playout, at most `max_candidates`."""
+        """The prior's move first, then the alternatives worth a playout, at most `max_candidates`.
+
+        Instead of a claim, the alternatives are first the card draws (the one the expert would make if it did
+        not claim, a blind card, each other colour face up), then the other planned claims, the claim worth most
+        points now and tickets: played out from expert positions (USA, two players), drawing instead of the
+        expert's claim gained 5-6 points of margin on average, another claim 0.5, tickets lost 5
+        (benchmarks/search_playouts.py)."""
         out = [choice]
         seen = {choice}
 
@@ -135,6 +157,18 @@ class SearchBot(Bot):
         bd = prior.bd
         hand = view.hand
         plan = prior.plan
+        all_draws = [a for a in legal if type(a) is DrawBlind or type(a) is DrawFaceUp]
+        if all_draws and plan is not None and type(choice) is not DrawBlind and type(choice) is not DrawFaceUp:
+            add(prior.draw(view, hand, all_draws, plan, second=False))
+        kinds = set()
+        face_up = view.face_up
+        for a in all_draws:
+            if type(a) is DrawBlind:
+                add(a)
+        for a in all_draws:
+            if type(a) is DrawFaceUp and face_up[a.slot] not in kinds:
+                kinds.add(face_up[a.slot])
+                add(a)
         claims = _claims_of(legal)
         if plan is not None:
             for r in plan.routes:
@@ -148,15 +182,6 @@ class SearchBot(Bot):
                 best, best_v = r, v
         if best is not None:
             add(cheapest_claim(bd, claims.get(best), hand, None))
-        draws = [a for a in legal if type(a) is DrawBlind]
-        kinds = set()
-        face_up = view.face_up
-        for a in legal:
-            if type(a) is DrawFaceUp and face_up[a.slot] not in kinds:
-                kinds.add(face_up[a.slot])
-                draws.append(a)
-        for a in draws:
-            add(a)
         if not view.final_round:
             for a in legal:
                 if type(a) is DrawTickets:
@@ -169,8 +194,10 @@ class SearchBot(Bot):
 
         Each world plays every candidate still in the running (so they are compared pairwise, world by
         world); sequential halving drops the worse half of the alternatives after each round, the prior's
-        move staying to the end. An alternative is played only if its mean margin over the prior's, in the
-        worlds both met, is more than one standard error above zero.
+        move staying to the end. With a playout budget, the search stops early once the decision is clear
+        after 8 worlds (an alternative ahead of the prior's move, or every one behind, by two standard
+        errors). An alternative is played only if its mean margin over the prior's, in the worlds both met,
+        is more than one standard error above zero.
         """
         n = len(cands)
         values: list[list[float]] = [[] for _ in range(n)]  # per candidate, its margin in each world it met
@@ -194,6 +221,7 @@ class SearchBot(Bot):
             budget = self.playouts
             rounds = max(1, math.ceil(math.log2(n - 1))) if n > 2 else 1
             used = 0
+            settled = False
             for rnd in range(rounds):
                 per = max(1, budget // (rounds * len(alive)))
                 for _ in range(per):
@@ -201,17 +229,18 @@ class SearchBot(Bot):
                         break
                     play_world()
                     used += len(alive)
+                    if w >= SETTLE_WORLDS and _settled(values, worlds, alive):
+                        settled = True
+                        break
+                if settled:
+                    break
                 if rnd < rounds - 1:
                     others = sorted(alive[1:], key=lambda i: (-sum(values[i]) / len(values[i]), i))
                     alive = [0] + sorted(others[: max(1, math.ceil(len(others) / 2))])
         self.stats["playouts"] += sum(len(v) for v in values)
-        prior = dict(zip(worlds[0], values[0]))
         best, best_gain = 0, 0.0
         for i in alive[1:]:
-            diffs = [v - prior[wi] for wi, v in zip(worlds[i], values[i])]
-            m = len(diffs)
-            mean = sum(diffs) / m
-            se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (m - 1) / m) if m > 1 else math.inf
+            mean, se, _m = _gains(values, worlds, i)
             if mean - se > best_gain:
                 best, best_gain = i, mean - se
         return cands[best]
@@ -234,6 +263,29 @@ class SearchBot(Bot):
         scores = s.returns()
         me = scores[self.seat]
         return me - max(x for p, x in enumerate(scores) if p != self.seat)
+
+
+def _gains(values, worlds, i) -> tuple[float, float, int]:
+    """Candidate i's margin over the prior's (candidate 0) in the worlds both met: mean, standard error, count."""
+    prior = dict(zip(worlds[0], values[0]))
+    diffs = [v - prior[wi] for wi, v in zip(worlds[i], values[i])]
+    m = len(diffs)
+    mean = sum(diffs) / m
+    se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (m - 1) / m) if m > 1 else math.inf
+    return mean, se, m
+
+
+def _settled(values, worlds, alive) -> bool:
+    """The decision is clear: an alternative leads the prior's move by more than two standard errors, or every
+    alternative still in the running trails it by more than two."""
+    all_worse = True
+    for i in alive[1:]:
+        mean, se, _m = _gains(values, worlds, i)
+        if mean - 2 * se > 0:
+            return True
+        if mean + 2 * se >= 0:
+            all_worse = False
+    return all_worse
 
 
 class _Claims:
