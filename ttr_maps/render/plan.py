@@ -21,6 +21,7 @@ from shapely.ops import unary_union
 from ..geometry import Layout
 from ..model.board import Board, Place, Route
 from ..model.variant import Variant
+from .overlap import quad_coords, shared_areas
 from .palette import Palette
 from .paths import Polyline, arc_angle, arc_points, offset, smooth
 from .text import clean, fit_size, pdf_safe, text_width
@@ -470,7 +471,8 @@ def _candidate_pairs(cand_polys: list[list[np.ndarray]], unit: float) -> dict[tu
     out: dict[tuple[int, int], dict[tuple[int, int], float]] = {}
     if not len(qi):
         return out
-    areas = shapely.area(shapely.intersection(flat[qi], flat[ti]))
+    corners = quad_coords(flat)
+    areas = shared_areas(corners[qi], corners[ti])
     costs = areas / unit * 3 + (areas > 0.03 * unit) * 0.5 + (areas > 0.1 * unit) * 1.0 + (areas > 0.2 * unit) * 5.0 + (areas > 0.25 * unit) * 5.0
     # Sum the costs per pair of candidates (in the order found, as a running sum would).
     pos = costs > 0

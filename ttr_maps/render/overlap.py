@@ -1,0 +1,93 @@
+"""The area two convex quadrilaterals (route spaces) share, for many pairs at once.
+
+The router weighs every pair of candidate spaces of two routes that touch by the
+area they share (`plan._candidate_pairs`): tens of thousands of pairs on a large
+board. The shared area is that of one clipped by the four sides of the other
+(Sutherland-Hodgman), done for all pairs in a few array operations, about four
+times as fast as GEOS's general overlay (`shapely.intersection`) pair by pair.
+The areas agree with GEOS's to about 1e-12 of a space.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Shared areas below this share of the first quadrilateral's area are taken as 0 (the two only touch).
+TOUCH = 1e-12
+
+
+def quad_coords(polygons: np.ndarray) -> np.ndarray:
+    """The four corners (n, 4, 2) of an array of shapely quadrilaterals (as `plan.space_polygons` makes them)."""
+    import shapely
+
+    return shapely.get_coordinates(polygons).reshape(len(polygons), 5, 2)[:, :4]
+
+def _twice_area(x: np.ndarray, y: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Twice the signed area of each polygon (rows of x, y), of which the first `count` points are used."""
+    m = x.shape[1]
+    idx = np.arange(m)[None, :]
+    nxt = np.where(idx + 1 < count[:, None], idx + 1, 0)
+    rows = np.arange(len(x))[:, None]
+    terms = x * y[rows, nxt] - x[rows, nxt] * y
+    return np.where(idx < count[:, None], terms, 0.0).sum(axis=1)
+
+
+#: Pairs worked on at once (the working arrays of a chunk take a few MB).
+CHUNK = 4096
+
+
+def shared_areas(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The area quadrilateral a[k] and quadrilateral b[k] share, for each k (a, b: (n, 4, 2), convex, either winding)."""
+    if len(a) <= CHUNK:
+        return _shared_areas(a, b)
+    return np.concatenate([_shared_areas(a[k:k + CHUNK], b[k:k + CHUNK]) for k in range(0, len(a), CHUNK)])
+
+
+def _shared_areas(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    n = len(a)
+    if not n:
+        return np.zeros(0)
+    four = np.full(n, 4, dtype=np.int64)
+    ax, ay = a[..., 0], a[..., 1]
+    twice = _twice_area(ax, ay, four)
+    flip = twice < 0
+    ax = np.where(flip[:, None], ax[:, ::-1], ax)
+    ay = np.where(flip[:, None], ay[:, ::-1], ay)  # the clipping sides counter-clockwise: inside is to their left
+    # The clipped polygon, at most 8 points (a quadrilateral cut by four sides).
+    x, y = np.zeros((n, 8)), np.zeros((n, 8))
+    x[:, :4], y[:, :4] = b[..., 0], b[..., 1]
+    count = four.copy()
+    rows = np.arange(n)[:, None]
+    for k in range(4):
+        m = x.shape[1]
+        idx = np.arange(m)[None, :]
+        x0, y0 = ax[:, k:k + 1], ay[:, k:k + 1]
+        ex, ey = ax[:, (k + 1) % 4][:, None] - x0, ay[:, (k + 1) % 4][:, None] - y0
+        valid = idx < count[:, None]
+        nxt = np.where(idx + 1 < count[:, None], idx + 1, 0)
+        xn, yn = x[rows, nxt], y[rows, nxt]
+        side = ex * (y - y0) - ey * (x - x0)
+        side_n = side[rows, nxt]
+        inside = side >= 0
+        crosses = valid & (inside != (side_n >= 0))
+        # Each point gives itself (when inside) and the crossing to the next point (when the side changes).
+        t = np.divide(side, side - side_n, out=np.zeros_like(side), where=crosses)
+        cx, cy = x + (xn - x) * t, y + (yn - y) * t
+        keep = np.empty((n, 2 * m), dtype=bool)
+        keep[:, 0::2] = valid & inside
+        keep[:, 1::2] = crosses
+        ox, oy = np.empty((n, 2 * m)), np.empty((n, 2 * m))
+        ox[:, 0::2], ox[:, 1::2] = x, cx
+        oy[:, 0::2], oy[:, 1::2] = y, cy
+        dest = np.cumsum(keep, axis=1) - 1
+        count = dest[:, -1] + 1
+        r, c = np.nonzero(keep)
+        # Packed to the front of each row (8 points at most, unless rounding makes a sliver of one more).
+        width = max(8, int(count.max()))
+        x, y = np.zeros((n, width)), np.zeros((n, width))
+        d = dest[r, c]
+        x[r, d], y[r, d] = ox[r, c], oy[r, c]
+    area = np.abs(_twice_area(x, y, count)) / 2
+    area[count < 3] = 0.0
+    area[area <= np.abs(twice) / 2 * TOUCH] = 0.0
+    return area
