@@ -21,8 +21,12 @@ VARIANTS = sorted((ROOT / "maps" / "variants").glob("*.yaml")) + sorted((ROOT / 
 def _expected(variant, board) -> tuple[str, ...]:
     """The mechanics a variant's own switches ask for, written from the variant file's fields."""
     names = []
+    if variant.stations.costs:
+        names.append("stations")
     if variant.flags.colors:
         names.append("flags")
+    if variant.passengers.count > 0 or variant.scoring.bonuses.goods:
+        names.append("passengers")
     return tuple(names)
 
 
@@ -30,7 +34,7 @@ def _expected(variant, board) -> tuple[str, ...]:
 def test_the_list_a_game_builds_follows_the_variant_switches(path):
     game = Game.from_file(path, 2)
     assert game.mechanic_names == _expected(game.variant, game.board)
-    for name in ("flags",):
+    for name in ("stations", "flags", "passengers"):
         assert game.uses(name) == (name in _expected(game.variant, game.board))
 
 

@@ -22,12 +22,10 @@ from ..model.board import Board
 from ..model.variant import Variant
 from .actions import (
     Action,
-    BuildStation,
     ClaimTrack,
     DrawTickets,
     GiveStandIns,
     KeepTickets,
-    MovePassenger,
     PayTunnel,
 )
 from .phases import (  # noqa: F401 (PH_*, PHASE_NAMES and OPEN_CASES: names of this module's surface)
@@ -48,9 +46,17 @@ from .phases import (  # noqa: F401 (PH_*, PHASE_NAMES and OPEN_CASES: names of 
 from . import mechanics as _mechanics
 from . import state
 from . import mechanic as _mechanic
+from .errors import R_TURN, IllegalAction
 from .tables import Tables
 from . import turns
 from .turns import PASS  # noqa: F401 (PASS: a name of this module's surface)
+
+def _refuse(message: str):
+    def refuse(s, a):
+        raise IllegalAction(message, R_TURN)
+
+    return refuse
+
 
 class Game:
     """An immutable description of one game: a variant, its board and the number of players."""
@@ -75,10 +81,8 @@ class Game:
         self.gray_rows: dict[int, list[list[ClaimTrack]]] = {}
         self.open_positions: dict[int, tuple[int, ...]] = {}
         self.tunnel_cache: dict[int, PayTunnel] = {}
-        self.station_cache: dict[int, BuildStation] = {}
         self.ticket_cache: dict[tuple, DrawTickets] = {}
         self.keep_cache: dict[tuple, KeepTickets] = {}
-        self.move_cache: dict[tuple, MovePassenger] = {}
         self.stand_in_cache: dict[tuple[int, int], GiveStandIns] = {}
         self.draw_tickets_plain = DrawTickets(())
         draw = variant.tickets.draw
@@ -101,6 +105,10 @@ class Game:
         # The handler of each action type, per phase: the turn flow's (turns.HANDLERS), then the mechanics'.
         self.handlers = [dict(h) for h in turns.HANDLERS]
         self.phase_legal: dict[int, object] = {}
+        for m in self.known_mechanics:  # a mechanic's action in a variant without it: refused, saying so
+            if m not in ms and m.absent:
+                for kind in m.turn_actions:
+                    self.handlers[PH_TURN].setdefault(kind, _refuse(m.absent))
         for m in ms:
             for kind, fn in m.turn_actions.items():
                 self.handlers[PH_TURN][kind] = fn

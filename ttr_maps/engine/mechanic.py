@@ -45,6 +45,7 @@ class Mechanic:
     """
 
     name: str = ""
+    absent: str = ""  # the refusal of its turn actions in a variant without it ("" : not possible now)
     fields: tuple[str, ...] = ()
     turn_actions: dict[type, Callable[[Any, Any], None]] = {}
     phases: dict[int, Callable[[Any, list], None]] = {}

@@ -92,13 +92,8 @@ class SeatObservation:
                     "tickets": self.ticket_count(p),
                     "offered": self.offered_count(p),
                     "trains": self.trains(p),
-                    "stations_left": self.stations_left(p),
                     "score": self.score(p),
                     "claims": [[t.route_ids[t.t_route[tid]], t.t_track[tid]] for tid in self.claims(p)],
-                    "stations": [t.place_ids[x] for x in self.stations(p)],
-                    "passengers_unplaced": self.passengers_unplaced(p),
-                    "passengers_moved": self.passengers_moved(p),
-                    "goods": self.goods_taken(p),
                 }
             )
         obs: dict[str, Any] = {
@@ -114,8 +109,6 @@ class SeatObservation:
             "deck": self.deck,
             "discards": self.discards,
             "ticket_piles": self.ticket_piles,
-            "passengers": {t.place_ids[x]: p for x, p in self.passengers.items()},
-            "goods": {t.place_ids[x]: v for x, v in self.goods.items()},
             "players": players,
         }
         tun = self.tunnel
@@ -127,9 +120,6 @@ class SeatObservation:
                 "revealed": [t.kinds[k] for k in revealed],
                 "extra": extra,
             }
-        j = self.journey
-        if j is not None:
-            obs["journey"] = {"start": t.place_ids[j[0]], "at": t.place_ids[j[1]]}
         for m in self.game.known_mechanics:  # each mechanic's part (mechanic.py)
             m.observe(self, obs)
         return obs

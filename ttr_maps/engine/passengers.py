@@ -11,10 +11,12 @@ passenger leaves the game; a journey that can go no further ends by itself.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .actions import PASSENGER, MovePassenger, PlacePassenger, SkipPassenger, StopPassenger
 from .errors import R_PASSENGER, IllegalAction
+from .mechanic import Mechanic
+from .phases import PH_JOURNEY, PH_PASSENGER
 
 if TYPE_CHECKING:
     from .state import State
@@ -68,11 +70,11 @@ def apply_place(state: State, action: PlacePassenger) -> None:
     p = state.current
     state.passengers_unplaced[p] -= 1
     state.passenger_at[x] = p
-    state.end_turn()
+    state.claim_done(PASSENGERS)
 
 
 def apply_skip(state: State) -> None:
-    state.end_turn()
+    state.claim_done(PASSENGERS)
 
 
 def _rides(state: State, at: int, used: set[int] | None):
@@ -209,3 +211,166 @@ def finish(state: State) -> None:
     state.journey = None
     state.passengers_moved[state.current] += 1
     state.end_turn()
+
+
+class Passengers(Mechanic):
+    """Passengers and goods as a mechanic (mechanic.py). Its slice: each seat's passengers not yet placed
+    (`passengers_unplaced`) and moved (`passengers_moved`), placed ones (`passenger_at`: place -> seat),
+    the passenger on the move (`journey`), the goods stacks left (`goods`, with `goods_at`: place -> stacks,
+    fixed by the board) and each seat's tokens (`goods_taken`). After a claim it offers a passenger for a
+    free end of the route; a ride is an action at the start of a turn; goods tokens score at the end.
+    Switched on by passengers, or by a variant that scores goods tokens."""
+
+    name = "passengers"
+    absent = "this variant has no passengers"
+    fields = ("passengers_unplaced", "passenger_at", "passengers_moved", "journey", "goods", "goods_at", "goods_taken")
+    turn_actions = {MovePassenger: apply_move}
+    phases = {PH_PASSENGER: legal_place, PH_JOURNEY: legal_journey}
+    handlers = {
+        (PH_PASSENGER, PlacePassenger): apply_place,
+        (PH_PASSENGER, SkipPassenger): lambda s, a: apply_skip(s),
+        (PH_JOURNEY, MovePassenger): apply_move,
+        (PH_JOURNEY, StopPassenger): lambda s, a: apply_stop(s),
+    }
+
+    def enabled(self, variant, board) -> bool:
+        return variant.passengers.count > 0 or variant.scoring.bonuses.goods
+
+    def setup(self, game: Any) -> None:
+        game.move_cache = {}  # interned MovePassenger actions
+
+    def new(self, state: State) -> None:
+        n = state.game.num_players
+        t = state.t
+        state.passengers_unplaced = [state.game.variant.passengers.count] * n
+        state.passenger_at = {}
+        state.passengers_moved = [0] * n
+        state.journey = None  # a Journey while a passenger moves
+        state.goods = [list(reversed(values)) for _, values in t.goods_stacks]
+        state.goods_at = {}
+        for i, (place, _) in enumerate(t.goods_stacks):
+            state.goods_at.setdefault(place, []).append(i)
+        state.goods_taken = [[] for _ in range(n)]
+
+    def copy(self, src: State, dst: State) -> None:
+        dst.passengers_unplaced = src.passengers_unplaced[:]
+        dst.passenger_at = dict(src.passenger_at)
+        dst.passengers_moved = src.passengers_moved[:]
+        dst.journey = src.journey.copy() if src.journey is not None else None
+        dst.goods = [g[:] for g in src.goods]
+        dst.goods_at = src.goods_at
+        dst.goods_taken = [g[:] for g in src.goods_taken]
+
+    def key(self, state: State) -> tuple:
+        return (
+            tuple(state.passengers_unplaced), tuple(sorted(state.passenger_at.items())), tuple(state.passengers_moved),
+            state.journey.key() if state.journey else None, tuple(map(tuple, state.goods)),
+            tuple(map(tuple, state.goods_taken)),
+        )
+
+    def write(self, state: State, data: dict[str, Any]) -> None:
+        t = state.t
+        for p, entry in enumerate(data["players"]):
+            entry["passengers_unplaced"] = state.passengers_unplaced[p]
+            entry["passengers_moved"] = state.passengers_moved[p]
+            entry["goods"] = list(state.goods_taken[p])
+        data["passengers"] = {t.place_ids[x]: p for x, p in sorted(state.passenger_at.items())}
+        j = state.journey
+        if j is not None:
+            data["pending"]["journey"] = {
+                "start": t.place_ids[j.start],
+                "at": t.place_ids[j.at],
+                "used": [t.route_ids[r] for r in sorted(j.used)],
+                "visited": [t.place_ids[x] for x in sorted(j.visited)],
+            }
+        if t.goods_stacks:
+            goods: dict[str, list[list[int]]] = {}
+            for i, (place, _) in enumerate(t.goods_stacks):
+                goods.setdefault(t.place_ids[place], []).append(list(reversed(state.goods[i])))
+            data["goods"] = goods
+
+    def read(self, rd: Any, state: State) -> None:
+        self._read_journey(rd, state)
+        self._read_passengers(rd, state)
+        self._read_goods(rd, state)
+
+    def _read_journey(self, rd: Any, s: State) -> None:
+        sf = rd.sf
+        if sf.pending.journey is not None:
+            j, at = sf.pending.journey, ("pending", "journey")
+            start = rd.place(j.start, at + ("start",))
+            used = {rd.route(r, at + ("used", i)) for i, r in enumerate(j.used)}
+            visited = {rd.place(x, at + ("visited", i)) for i, x in enumerate(j.visited)}
+            s.journey = Journey(start, rd.place(j.at, at + ("at",)), used, visited | {start})
+        if sf.phase == "journey" and s.journey is None:
+            rd.error("phase journey needs pending.journey", ("phase",))
+        if sf.phase != "journey" and s.journey is not None:
+            rd.error("pending.journey is only meaningful in phase journey", ("pending", "journey"))
+        if sf.phase == "place-passenger" and s.pending_route < 0:
+            rd.error("phase place-passenger needs pending.route", ("phase",))
+
+    def _read_passengers(self, rd: Any, s: State) -> None:
+        t, sf, v = rd.t, rd.sf, rd.game.variant
+        for pid, seat in sf.passengers.items():
+            x = rd.place(pid, ("passengers", pid), key=True)
+            if not 0 <= seat < rd.game.num_players:
+                rd.error(f"no seat {seat}", ("passengers", pid), "T017")
+            if t.is_country[x]:
+                rd.error("passengers never stand in a country", ("passengers", pid))
+            s.passenger_at[x] = seat
+        for p, ps in enumerate(sf.players):
+            s.passengers_moved[p] = ps.passengers_moved
+            on_board = sum(1 for seat in s.passenger_at.values() if seat == p)
+            moving = 1 if (sf.pending.journey is not None and p == sf.current) else 0
+            unplaced = ps.passengers_unplaced
+            if unplaced is None:
+                unplaced = v.passengers.count - on_board - ps.passengers_moved - moving
+            if unplaced < 0 or unplaced + on_board + ps.passengers_moved + moving > v.passengers.count:
+                rd.error(f"more passengers than the variant's {v.passengers.count}", ("players", p))
+            s.passengers_unplaced[p] = unplaced
+
+    def _read_goods(self, rd: Any, s: State) -> None:
+        sf = rd.sf
+        for p, ps in enumerate(sf.players):
+            s.goods_taken[p] = list(ps.goods)
+        if sf.goods is None:
+            if any(ps.goods for ps in sf.players):
+                rd.error("give the stacks left on the board when players have taken goods", ("goods",))
+            return
+        s.goods = [[] for _ in rd.t.goods_stacks]
+        for pid, stacks in sf.goods.items():
+            idx = s.goods_at.get(rd.place(pid, ("goods", pid), key=True), [])
+            if len(stacks) > len(idx):
+                rd.error(f"{len(stacks)} stacks; the board has {len(idx)} there", ("goods", pid))
+            for i, values in zip(idx, stacks):
+                s.goods[i] = list(reversed(values))
+
+    def observe(self, view: Any, obs: dict[str, Any]) -> None:
+        ids = view.game.t.place_ids
+        for p, entry in enumerate(obs["players"]):
+            entry["passengers_unplaced"] = view.passengers_unplaced(p)
+            entry["passengers_moved"] = view.passengers_moved(p)
+            entry["goods"] = view.goods_taken(p)
+        obs["passengers"] = {ids[x]: p for x, p in view.passengers.items()}
+        obs["goods"] = {ids[x]: v for x, v in view.goods.items()}
+        j = view.journey
+        if j is not None:
+            obs["journey"] = {"start": ids[j[0]], "at": ids[j[1]]}
+
+    def position(self, state: State, p: int) -> dict[str, Any]:
+        return {"goods": tuple(state.goods_taken[p])}
+
+    def turn_legal(self, state: State, out: list) -> None:
+        legal_moves(state, out)
+
+    def after_claim(self, state: State, tid: int, paid: tuple | None) -> bool:
+        if placeable_ends(state, state.pending_route):
+            state.phase = PH_PASSENGER
+            return True
+        return False
+
+    def final_scoring(self, variant, board, player) -> dict[str, int]:
+        return {"goods": sum(player.goods) if variant.scoring.bonuses.goods else 0}
+
+
+PASSENGERS = Passengers()

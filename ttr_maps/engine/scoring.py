@@ -109,15 +109,14 @@ def final_score(variant: Variant, board: Board, position: Position) -> ScoreShee
     scores = []
     for seat, player in enumerate(position.players):
         opt = options[seat][choice[seat]]
-        goods = sum(player.goods) if variant.scoring.bonuses.goods else 0
         breakdown = {
             "routes": _route_points(variant, board, player),
             "tickets_completed": opt.gained,
             "tickets_failed": -opt.lost,
             "longest_path": variant.scoring.bonuses.longest_path if best_trail > 0 and trails[seat].length == best_trail else 0,
             "most_tickets": variant.scoring.bonuses.most_tickets if most_completed > 0 and opt.count == most_completed else 0,
-            "stations": (variant.stations.count - len(player.stations)) * variant.stations.unused_points,
-            "goods": goods,
+            "stations": 0,
+            "goods": 0,
             "flags": 0,
         }
         for m in mechanics:  # the rows the variant's mechanics score (mechanic.py)
@@ -138,7 +137,7 @@ def final_score(variant: Variant, board: Board, position: Position) -> ScoreShee
                 trail_routes=tuple(sorted(player.claims[i][0] for i in trails[seat].edges)),
                 borrowings=opt.borrowings,
                 stations_built=len(player.stations),
-                goods_points=goods,
+                goods_points=breakdown["goods"],
                 two_path_tickets=two_paths,
             )
         )

@@ -34,10 +34,9 @@ class State:
 
     __slots__ = (
         "game", "t", "seed", "rng", "deck", "discard", "discard_total", "face_up", "hands", "trains", "scores",
-        "owner", "avail", "group_open", "route_mask", "claims", "station_owner", "stations", "piles", "boxed", "aside", "kept",
+        "owner", "avail", "group_open", "route_mask", "claims", "piles", "boxed", "aside", "kept",
         "offers", "in_setup", "setup_stage", "setup_kept", "phase", "current", "tunnel", "pending_route", "stand_ins",
-        "passengers_unplaced", "passenger_at", "passengers_moved", "journey", "goods", "goods_at",
-        "goods_taken", "final_left", "passes", "turns", "counters", "history",
+        "final_left", "passes", "turns", "counters", "history",
         "redeal_locos", "redeal_passengers", "face_up_loco_rule", "row_stopped", "_sheet", "first", "events",
     )
 
@@ -68,8 +67,6 @@ class State:
         self.group_open = [[(1 << len(g.tids)) - 1 for g in t.claim_groups] for _ in range(n)]
         self.route_mask = [0] * len(t.route_ids)
         self.claims: list[list[int]] = [[] for _ in range(n)]
-        self.station_owner: dict[int, int] = {}
-        self.stations: list[list[int]] = [[] for _ in range(n)]
         self.piles: dict[str, list[int]] = {name: [] for name in t.pile_names}
         self.boxed: list[int] = []
         self.aside: list[tuple[int, str]] = []
@@ -83,15 +80,6 @@ class State:
         self.tunnel = None  # a tunnels.PendingTunnel while a tunnel claim waits for its extra cards
         self.stand_ins = None  # a stand_ins.PendingStandIns while a claim waits for its stand-in cards
         self.pending_route = -1
-        self.passengers_unplaced = [v.passengers.count] * n
-        self.passenger_at: dict[int, int] = {}
-        self.passengers_moved = [0] * n
-        self.journey = None  # a passengers.Journey while a passenger moves
-        self.goods = [list(reversed(values)) for _, values in t.goods_stacks]
-        self.goods_at: dict[int, list[int]] = {}
-        for i, (place, _) in enumerate(t.goods_stacks):
-            self.goods_at.setdefault(place, []).append(i)
-        self.goods_taken: list[list[int]] = [[] for _ in range(n)]
         self.final_left = -1
         self.passes = 0
         self.turns = 0
@@ -206,8 +194,6 @@ class State:
         s.group_open = [x[:] for x in self.group_open]
         s.route_mask = self.route_mask[:]
         s.claims = [c[:] for c in self.claims]
-        s.station_owner = dict(self.station_owner)
-        s.stations = [x[:] for x in self.stations]
         s.piles = {k: v[:] for k, v in self.piles.items()}
         s.boxed = self.boxed[:]
         s.aside = self.aside[:]
@@ -221,13 +207,6 @@ class State:
         s.tunnel = self.tunnel.copy() if self.tunnel is not None else None
         s.stand_ins = self.stand_ins.copy() if self.stand_ins is not None else None
         s.pending_route = self.pending_route
-        s.passengers_unplaced = self.passengers_unplaced[:]
-        s.passenger_at = dict(self.passenger_at)
-        s.passengers_moved = self.passengers_moved[:]
-        s.journey = self.journey.copy() if self.journey is not None else None
-        s.goods = [g[:] for g in self.goods]
-        s.goods_at = self.goods_at
-        s.goods_taken = [g[:] for g in self.goods_taken]
         s.final_left = self.final_left
         s.passes = self.passes
         s.turns = self.turns
@@ -249,14 +228,10 @@ class State:
         return (
             self.rng.getstate(), tuple(self.deck), tuple(self.discard), tuple(self.face_up),
             tuple(map(tuple, self.hands)), tuple(self.trains), tuple(self.scores), tuple(self.owner), tuple(self.avail),
-            tuple(sorted(self.station_owner.items())), tuple(map(tuple, self.stations)),
             tuple((k, tuple(v)) for k, v in sorted(self.piles.items())), tuple(self.boxed), tuple(self.aside),
             tuple(map(tuple, self.kept)), tuple(map(tuple, self.offers)), self.in_setup, self.setup_stage,
             tuple(map(tuple, self.setup_kept)), self.phase, self.current,
             self.tunnel.key() if self.tunnel else None, self.pending_route,
-            tuple(self.passengers_unplaced), tuple(sorted(self.passenger_at.items())), tuple(self.passengers_moved),
-            self.journey.key() if self.journey else None, tuple(map(tuple, self.goods)),
-            tuple(map(tuple, self.goods_taken)),
             self.final_left, self.passes, self.turns, tuple(sorted(self.counters.items())),
             tuple(map(tuple, self.claims)), self.row_stopped, self.stand_ins.key() if self.stand_ins else None,
             self.first, tuple(m.key(self) for m in self.game.known_mechanics),
@@ -301,9 +276,7 @@ class State:
             players.append(
                 PlayerPosition(
                     claims=tuple((t.t_route[tid], t.t_track[tid]) for tid in self.claims[p]),
-                    stations=tuple(t.place_ids[x] for x in self.stations[p]),
                     tickets=tuple(self.kept[p]),
-                    goods=tuple(self.goods_taken[p]),
                     route_points=self.scores[p] - sum(m.live_points(self, p) for m in known),
                     name=f"player {p}",
                     mechanics=tuple(extra),

@@ -33,7 +33,6 @@ from .cards import check_face_up
 from .claims import check_claim, place_trains
 from .errors import IllegalAction
 from .notation import NotationError, action_text, parse_actions, parse_payment
-from .passengers import Journey as PendingJourney
 from .phases import PHASE_NAMES
 from .stand_ins import PendingStandIns
 from .tables import UnknownRoute
@@ -264,10 +263,6 @@ def state_to_dict(state: State, variant_ref: str | None = None) -> dict[str, Any
                 "offered": [keys[k] for k in state.offers[p]],
                 "setup_kept": [keys[k] for k in state.setup_kept[p]],
                 "claims": [{"route": t.route_ids[t.t_route[tid]], "track": t.t_track[tid]} for tid in state.claims[p]],
-                "stations": [t.place_ids[x] for x in state.stations[p]],
-                "passengers_unplaced": state.passengers_unplaced[p],
-                "passengers_moved": state.passengers_moved[p],
-                "goods": list(state.goods_taken[p]),
             }
         )
     pending: dict[str, Any] = {}
@@ -295,14 +290,6 @@ def state_to_dict(state: State, variant_ref: str | None = None) -> dict[str, Any
             "count": si.count,
             "given": {kinds[k]: m for k, m in enumerate(si.given) if m},
         }
-    if state.journey is not None:
-        j = state.journey
-        pending["journey"] = {
-            "start": t.place_ids[j.start],
-            "at": t.place_ids[j.at],
-            "used": [t.route_ids[r] for r in sorted(j.used)],
-            "visited": [t.place_ids[x] for x in sorted(j.visited)],
-        }
     data: dict[str, Any] = {
         "format": STATE_FORMAT,
         "variant": variant_ref or game.variant_path or "",
@@ -327,18 +314,12 @@ def state_to_dict(state: State, variant_ref: str | None = None) -> dict[str, Any
             "aside": [{"ticket": keys[k], "returned": how} for k, how in state.aside],
         },
         "players": players,
-        "passengers": {t.place_ids[x]: p for x, p in sorted(state.passenger_at.items())},
         "pending": pending,
         "counters": dict(sorted(state.counters.items())),
         "history": [action_text(game, a) for a in state.history],
         "rng": rng_to_text(state.rng),
         "mechanics": {},
     }
-    if t.goods_stacks:
-        goods: dict[str, list[list[int]]] = {}
-        for i, (place, _) in enumerate(t.goods_stacks):
-            goods.setdefault(t.place_ids[place], []).append(list(reversed(state.goods[i])))
-        data["goods"] = goods
     for m in game.known_mechanics:
         m.write(state, data)
     # Keys in the format's order (the models above), whichever mechanic wrote them.
@@ -346,9 +327,13 @@ def state_to_dict(state: State, variant_ref: str | None = None) -> dict[str, Any
     data["pending"] = _ordered(pending, _PENDING_KEYS)
     if data.get("mechanics") == {}:
         del data["mechanics"]
-    return data
+    return _ordered(data, _TOP_KEYS)
 
 
+_TOP_KEYS = (
+    "format", "variant", "seed", "phase", "current", "first_player", "setup", "setup_stage", "turns", "final_turns_left",
+    "passes", "cards", "tickets", "players", "passengers", "pending", "counters", "history", "rng", "goods",
+)
 _PLAYER_KEYS = tuple(PlayerState.model_fields)
 _PENDING_KEYS = tuple(Pending.model_fields)
 
@@ -463,9 +448,6 @@ def _build(game: Game, sf: StateFile) -> State:
     _read_cards(rd, s)
     _read_tickets(rd, s)
     _read_claims(rd, s)
-    _read_stations(rd, s)
-    _read_passengers(rd, s)
-    _read_goods(rd, s)
     _read_pending(rd, s)
     for m in game.known_mechanics:
         m.read(rd, s)
@@ -621,19 +603,6 @@ def _read_claims(rd: _Reader, s: State) -> None:
     s.current = sf.current
 
 
-def _read_stations(rd: _Reader, s: State) -> None:
-    costs = rd.t.station_costs
-    for p, ps in enumerate(rd.sf.players):
-        if len(ps.stations) > len(costs):
-            raise StateFileError(f"at most {len(costs)}", ("players", p, "stations"), "T014")
-        for i, pid in enumerate(ps.stations):
-            x = rd.place(pid, ("players", p, "stations", i))
-            if x in s.station_owner:
-                raise StateFileError(f"{pid} already has a station", ("players", p, "stations", i), "T014")
-            s.station_owner[x] = p
-            s.stations[p].append(x)
-
-
 def _read_passengers(rd: _Reader, s: State) -> None:
     t, sf, v = rd.t, rd.sf, rd.game.variant
     for pid, seat in sf.passengers.items():
@@ -678,21 +647,13 @@ def _read_pending(rd: _Reader, s: State) -> None:
     pend = sf.pending
     if pend.route is not None:
         s.pending_route = rd.route(pend.route, ("pending", "route"))
-    if pend.journey is not None:
-        j, at = pend.journey, ("pending", "journey")
-        start = rd.place(j.start, at + ("start",))
-        used = {rd.route(r, at + ("used", i)) for i, r in enumerate(j.used)}
-        visited = {rd.place(x, at + ("visited", i)) for i, x in enumerate(j.visited)}
-        s.journey = PendingJourney(start, rd.place(j.at, at + ("at",)), used, visited | {start})
     if pend.stand_ins is not None:
         s.stand_ins = _pending_stand_ins(rd, s, pend.stand_ins)
-    for ph, obj in (("tunnel", s.tunnel), ("journey", s.journey), ("stand-ins", s.stand_ins)):
+    for ph, obj in (("tunnel", s.tunnel), ("stand-ins", s.stand_ins)):
         if sf.phase == ph and obj is None:
             raise StateFileError(f"phase {ph} needs pending.{ph}", ("phase",), "T014")
         if sf.phase != ph and obj is not None:
             raise StateFileError(f"pending.{ph} is only meaningful in phase {ph}", ("pending", ph), "T014")
-    if sf.phase == "place-passenger" and s.pending_route < 0:
-        raise StateFileError("phase place-passenger needs pending.route", ("phase",), "T014")
     if sf.phase == "keep-tickets" and not s.offers[sf.current]:
         raise StateFileError(f"phase keep-tickets needs offered tickets for seat {sf.current}", ("phase",), "T014")
 

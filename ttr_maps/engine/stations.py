@@ -6,11 +6,12 @@ station is not a route). Stations go in cities only, one per place.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .actions import BuildStation
 from .errors import R_STATION, IllegalAction
 from .events import StationBuilt
+from .mechanic import Mechanic
 from .payments import discard_payment, take_payment
 
 if TYPE_CHECKING:
@@ -94,3 +95,67 @@ def apply(state: State, action: BuildStation) -> None:
     if state.events is not None:
         state.events.append(StationBuilt(p, place, counts))
     state.end_turn()
+
+
+class Stations(Mechanic):
+    """Stations as a mechanic (mechanic.py): its slice is who built where (`station_owner`: place -> seat)
+    and each seat's stations in building order (`stations`); building one is an action at the start of a
+    turn; unused stations score at the end."""
+
+    name = "stations"
+    fields = ("station_owner", "stations")
+    turn_actions = {BuildStation: apply}
+    absent = "this variant has no stations"
+
+    def enabled(self, variant, board) -> bool:
+        return bool(variant.stations.costs)
+
+    def setup(self, game: Any) -> None:
+        game.station_cache = {}  # interned BuildStation actions
+
+    def new(self, state: State) -> None:
+        state.station_owner = {}
+        state.stations = [[] for _ in range(state.game.num_players)]
+
+    def copy(self, src: State, dst: State) -> None:
+        dst.station_owner = dict(src.station_owner)
+        dst.stations = [x[:] for x in src.stations]
+
+    def key(self, state: State) -> tuple:
+        return (tuple(sorted(state.station_owner.items())), tuple(map(tuple, state.stations)))
+
+    def write(self, state: State, data: dict[str, Any]) -> None:
+        ids = state.t.place_ids
+        for p, entry in enumerate(data["players"]):
+            entry["stations"] = [ids[x] for x in state.stations[p]]
+
+    def read(self, rd: Any, state: State) -> None:
+        costs = rd.t.station_costs
+        for p, ps in enumerate(rd.sf.players):
+            if len(ps.stations) > len(costs):
+                rd.error(f"at most {len(costs)}", ("players", p, "stations"))
+            for i, pid in enumerate(ps.stations):
+                x = rd.place(pid, ("players", p, "stations", i))
+                if x in state.station_owner:
+                    rd.error(f"{pid} already has a station", ("players", p, "stations", i))
+                state.station_owner[x] = p
+                state.stations[p].append(x)
+
+    def observe(self, view: Any, obs: dict[str, Any]) -> None:
+        ids = view.game.t.place_ids
+        for p, entry in enumerate(obs["players"]):
+            entry["stations_left"] = view.stations_left(p)
+            entry["stations"] = [ids[x] for x in view.stations(p)]
+
+    def position(self, state: State, p: int) -> dict[str, Any]:
+        ids = state.t.place_ids
+        return {"stations": tuple(ids[x] for x in state.stations[p])}
+
+    def turn_legal(self, state: State, out: list) -> None:
+        legal(state, out)
+
+    def final_scoring(self, variant, board, player) -> dict[str, int]:
+        return {"stations": (variant.stations.count - len(player.stations)) * variant.stations.unused_points}
+
+
+STATIONS = Stations()

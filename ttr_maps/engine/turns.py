@@ -11,33 +11,26 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from . import cards, claims, passengers, stand_ins, stations, tickets, tunnels
+from . import cards, claims, stand_ins, tickets, tunnels
 from .actions import (
     AbandonTunnel,
     Action,
-    BuildStation,
     ClaimTrack,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
     GiveStandIns,
     KeepTickets,
-    MovePassenger,
     Pass,
     PayTunnel,
-    PlacePassenger,
-    SkipPassenger,
-    StopPassenger,
 )
-from .errors import R_PASS, R_TURN, IllegalAction
+from .errors import R_PASS, IllegalAction
 from .events import Claimed
 from .first_player import first_player
 from .payments import discard_payment, take_payment
 from .phases import (
-    PH_JOURNEY,
     PH_KEEP,
     PH_OVER,
-    PH_PASSENGER,
     PH_SECOND,
     PH_SETUP_MIX,
     PH_STAND_IN,
@@ -92,10 +85,6 @@ def legal_actions(s: State, payments: bool = True) -> list[Action]:
         if payments:
             claims.legal_claims(s, out)
         tickets.legal_draw(s, out)
-        if s.game.has_stations:
-            stations.legal(s, out)
-        if s.game.has_passengers:
-            passengers.legal_moves(s, out)
         for legal in s.game.turn_legal:
             legal(s, out)
         if not out and (payments or not out.routes):  # type: ignore[attr-defined]
@@ -106,10 +95,6 @@ def legal_actions(s: State, payments: bool = True) -> list[Action]:
         tickets.legal_setup(s, out)
     elif ph == PH_TUNNEL:
         tunnels.legal(s, out)
-    elif ph == PH_PASSENGER:
-        passengers.legal_place(s, out)
-    elif ph == PH_JOURNEY:
-        passengers.legal_journey(s, out)
     elif ph == PH_STAND_IN:
         stand_ins.legal(s, out)
     else:
@@ -134,7 +119,7 @@ def complete_claim(s: State, tid: int, paid: tuple, extra: tuple = (), given: tu
     for hook in s.game.after_claim:
         if hook(s, tid, paid):
             return
-    _after_mechanics(s)
+    end_turn(s)
 
 
 def claim_done(s: State, mechanic) -> None:
@@ -144,13 +129,6 @@ def claim_done(s: State, mechanic) -> None:
     for m in later[later.index(mechanic) + 1:]:
         if m.after_claim(s, tid, None):
             return
-    _after_mechanics(s)
-
-
-def _after_mechanics(s: State) -> None:
-    if s.game.has_passengers and passengers.placeable_ends(s, s.pending_route):
-        s.phase = PH_PASSENGER
-        return
     end_turn(s)
 
 
@@ -276,18 +254,6 @@ def _keep(s: State, a: KeepTickets) -> None:
     tickets.apply_keep(s, a)
 
 
-def _station(s: State, a: BuildStation) -> None:
-    if not s.game.has_stations:
-        raise IllegalAction("this variant has no stations", R_TURN)
-    stations.apply(s, a)
-
-
-def _move(s: State, a: MovePassenger) -> None:
-    if not s.game.has_passengers:
-        raise IllegalAction("this variant has no passengers", R_TURN)
-    passengers.apply_move(s, a)
-
-
 def _pass(s: State, a: Pass) -> None:
     if s.legal_actions() != [PASS]:
         raise IllegalAction("a player may pass only when no other action is legal", R_PASS)
@@ -300,8 +266,6 @@ _BY_PAIR: dict[tuple[int, type], Any] = {
     (PH_TURN, DrawBlind): _draw_blind,
     (PH_TURN, ClaimTrack): _claim,
     (PH_TURN, DrawTickets): _draw_tickets,
-    (PH_TURN, BuildStation): _station,
-    (PH_TURN, MovePassenger): _move,
     (PH_TURN, Pass): _pass,
     (PH_SECOND, DrawFaceUp): _draw_face_up_second,
     (PH_SECOND, DrawBlind): _draw_blind_second,
@@ -310,10 +274,6 @@ _BY_PAIR: dict[tuple[int, type], Any] = {
     (PH_STAND_IN, GiveStandIns): lambda s, a: stand_ins.apply_give(s, a),
     (PH_TUNNEL, PayTunnel): lambda s, a: tunnels.apply_pay(s, a),
     (PH_TUNNEL, AbandonTunnel): lambda s, a: tunnels.apply_abandon(s),
-    (PH_PASSENGER, PlacePassenger): lambda s, a: passengers.apply_place(s, a),
-    (PH_PASSENGER, SkipPassenger): lambda s, a: passengers.apply_skip(s),
-    (PH_JOURNEY, MovePassenger): lambda s, a: passengers.apply_move(s, a),
-    (PH_JOURNEY, StopPassenger): lambda s, a: passengers.apply_stop(s),
 }
 
 HANDLERS: list[dict[type, Any]] = [{} for _ in PHASE_NAMES]
