@@ -41,16 +41,18 @@ def test_bundled_boards_stay_at_or_below_the_measured_conflicts(name):
 # Alpenrand 6, Fjordland 5, Vellmar 9). The goal is 0 everywhere; a change that makes a board worse fails.
 # USA 5 -> 2 when bend points in maps/boards/usa.yaml cleared New York-Pittsburgh x Pittsburgh-Washington
 # (47%) and the three pairs at Denver and Oklahoma City; Europe 6 -> 5 when
-# Brest-Pamplona was bent along the coast, clear of Pamplona-Paris.
+# Brest-Pamplona was bent along the coast, clear of Pamplona-Paris. Then the untangling learnt to take a bend that
+# clears some of what a route covers (nothing new, nothing more) and to bend two routes together, fanned apart,
+# when neither alone separates them: Europe 5 -> 4, Märklin 16 -> 13, Alpenrand 6 -> 5, Fjordland 4 -> 3, Vellmar 8 -> 5.
 CAR_SHARE_LIMITS = {
     "maps/variants/usa.yaml": 2,
-    "maps/variants/europe.yaml": 5,
-    "maps/variants/marklin.yaml": 16,
+    "maps/variants/europe.yaml": 4,
+    "maps/variants/marklin.yaml": 13,
     "maps/variants/paris.yaml": 0,
-    "examples/alpenrand-rules.yaml": 6,
-    "examples/fjordland-rules.yaml": 4,
+    "examples/alpenrand-rules.yaml": 5,
+    "examples/fjordland-rules.yaml": 3,
     "examples/lakecrown-rules.yaml": 0,
-    "examples/vellmar-rules.yaml": 8,
+    "examples/vellmar-rules.yaml": 5,
 }
 
 

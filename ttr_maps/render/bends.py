@@ -194,6 +194,18 @@ class Obstacles:
         share = shapely.area(shapely.intersection(polys[qi], self._static[ti])) / self._static_area[ti]
         return set(g[share > MARKER_SHARE].tolist())
 
+    def hit_sets(self, group: int, cars: np.ndarray, layout: np.ndarray, count: int, but: int = -1) -> list[dict[tuple[int, int], float]]:
+        """For each of `count` layouts of route `group` (car k belongs to layout `layout[k]`): the things it covers
+        beyond the measure, (kind, owner) -> the worst share, with kind 0 a route's cars, 1 a marker, 2 a name,
+        3 a goods token; the cars of route `but` are not counted."""
+        qi, kind, owner, share = self._shares(group, cars)
+        keep = ~((kind == 0) & (owner == but))
+        out: list[dict[tuple[int, int], float]] = [{} for _ in range(count)]
+        for t, kd, ow, sh in zip(layout[qi[keep]].tolist(), kind[keep].tolist(), owner[keep].tolist(), share[keep].tolist()):
+            d = out[t]
+            d[kd, ow] = max(d.get((kd, ow), 0.0), sh)
+        return out
+
     def clear(self, group: int, cars: np.ndarray, layout: np.ndarray, count: int) -> np.ndarray:
         """For each of `count` layouts of route `group` (car k belongs to layout `layout[k]`): does it cover nothing?"""
         qi, *_ = self._shares(group, cars)
@@ -236,8 +248,29 @@ def clear_bend(plan: BoardPlan, group: int, obstacles: Obstacles, layout: Layout
     A bent route is longer; it may be no longer than its straight line plus `stretch` car lengths (or than
     its spaces need plus that, for a short line), so its cars are not spread far apart. With `written_only`
     the bend point is rounded as a board file would hold it (a suggestion to write); without, it is any point
-    (the router's own bends)."""
+    (the router's own bends). A bend whose own cars would overlap one another (a curve too tight) is never
+    suggested."""
     layout = layout or Layout(plan.board)
+    for batch in _bend_tries(plan, group, layout, stretch, written_only):
+        ok = obstacles.clear(group, batch.cars, batch.which, len(batch.tries)) & batch.own_ok
+        if ok.any():
+            return batch.tries[int(np.argmax(ok))]
+    return None
+
+
+@dataclass
+class _Batch:
+    """The bend points tried at one distance aside: each try, its cars (car k belongs to try `which[k]`), and
+    whether each try's cars stay clear of one another."""
+
+    tries: list[BendSuggestion]
+    cars: np.ndarray
+    which: np.ndarray
+    own_ok: np.ndarray
+
+
+def _bend_tries(plan: BoardPlan, group: int, layout: Layout, stretch: float, written_only: bool):
+    """The bend points `clear_bend` tries for route `group`, nearest first, one `_Batch` per distance aside."""
     rp = plan.routes[group]
     members = group_members(rp)
     entry = next((r for r in members if r.bend), members[0])
@@ -245,7 +278,7 @@ def clear_bend(plan: BoardPlan, group: int, obstacles: Obstacles, layout: Layout
     dx, dy = pb[0] - pa[0], pb[1] - pa[1]
     chord = math.hypot(dx, dy)
     if chord == 0:
-        return None
+        return
     nx, ny = -dy / chord, dx / chord
     need = max(r.length for r in members) * plan.car * 0.93 + 2 * plan.clear
     most = max(chord, need / 0.93) + stretch * plan.car
@@ -286,35 +319,145 @@ def clear_bend(plan: BoardPlan, group: int, obstacles: Obstacles, layout: Layout
             continue
         # Every try of this distance laid out in one batch.
         laid_all = lay_routes([(rp.ends, members, line, "bend") for _, line in tries], plan.car, plan.clear, plan.space_width, plan.track_gap)
-        tries = [(written, laid) for (written, _), laid in zip(tries, laid_all)]
-        spaces = [[s for t in laid.tracks for s in t.spaces] for _, laid in tries]
+        spaces = [[s for t in laid.tracks for s in t.spaces] for laid in laid_all]
         cars = space_polygons([s for ss in spaces for s in ss], plan.space_length, plan.space_width)
         which = np.repeat(np.arange(len(tries)), [len(ss) for ss in spaces])
-        ok = obstacles.clear(group, cars, which, len(tries))
-        if ok.any():
-            written, laid = tries[int(np.argmax(ok))]
+        suggestions = []
+        for (written, _), laid in zip(tries, laid_all):
             if entry.from_ != rp.ends[0]:
                 written = tuple(reversed(written))
-            return BendSuggestion(group, entry, written, aside, laid)
-    return None
+            suggestions.append(BendSuggestion(group, entry, written, aside, laid))
+        yield _Batch(suggestions, cars, which, _own_cars_clear(plan, laid_all, cars, which))
 
 
-def _length(line: list[tuple[float, float]]) -> float:
-    return sum(math.hypot(q[0] - p[0], q[1] - p[1]) for p, q in zip(line, line[1:]))
+class _Tries:
+    """The batches of `_bend_tries` of one route, made as first needed and kept (they depend on the route alone)."""
+
+    def __init__(self, plan: BoardPlan, group: int, layout: Layout, stretch: float, written_only: bool):
+        self._gen = _bend_tries(plan, group, layout, stretch, written_only)
+        self._done: list[_Batch] = []
+
+    def __iter__(self):
+        yield from self._done
+        for batch in self._gen:
+            self._done.append(batch)
+            yield batch
+
+
+def _own_cars_clear(plan: BoardPlan, laid: list[RoutePlan], cars: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """For each laid-out try: do its cars keep off one another (next cars of a track, and the tracks side by side)?"""
+    ok = np.ones(len(laid), dtype=bool)
+    if not len(cars):
+        return ok
+    qi, ti = STRtree(cars).query(cars, predicate="intersects")
+    keep = (which[qi] == which[ti]) & (qi < ti)
+    qi, ti = qi[keep], ti[keep]
+    if len(qi):
+        shared = shapely.area(shapely.intersection(cars[qi], cars[ti])) / (plan.space_length * plan.space_width)
+        ok[which[qi[shared > CAR_SHARE]]] = False
+    return ok
+
+
+#: A move may leave a thing a route covers covered by at most this much more (of a car, or of the marker).
+_WORSE = 0.005
+
+
+def _fewer(after: dict[tuple[int, int], float], before: dict[tuple[int, int], float], strict: bool = True) -> bool:
+    """Does `after` cover only things `before` covers, none of them more, and (`strict`) fewer of them?"""
+    if strict and len(after) >= len(before):
+        return False
+    return all(k in before and sh <= before[k] + _WORSE for k, sh in after.items())
+
+
+def better_bend(plan: BoardPlan, group: int, obstacles: Obstacles, layout: Layout, *, stretch: float = 2.0,
+                written_only: bool = False, tries: _Tries | None = None) -> tuple[int, BendSuggestion] | None:
+    """The bend point that leaves route `group` covering nothing (as `clear_bend`), else the one that leaves
+    it covering fewest of the things it covers now and nothing new (nearest first); with how many things it
+    still covers. None when no bend tried does better than the route as drawn."""
+    now = obstacles.hit_sets(group, obstacles.cars_of(group), np.zeros(len(obstacles.cars_of(group)), dtype=np.int64), 1)[0]
+    best: tuple[int, BendSuggestion] | None = None
+    for batch in tries if tries is not None else _bend_tries(plan, group, layout, stretch, written_only):
+        sets = obstacles.hit_sets(group, batch.cars, batch.which, len(batch.tries))
+        for k, hs in enumerate(sets):
+            if not batch.own_ok[k] or not _fewer(hs, now):
+                continue
+            if not hs:
+                return 0, batch.tries[k]
+            if best is None or len(hs) < best[0]:
+                best = (len(hs), batch.tries[k])
+    return best
+
+
+def clear_pair(plan: BoardPlan, first: int, second: int, obstacles: Obstacles, layout: Layout, *, stretch: float = 2.0,
+               written_only: bool = False, tries: dict[int, _Tries] | None = None) -> tuple[int, tuple[BendSuggestion | None, BendSuggestion | None]] | None:
+    """Bend points for two overlapping routes together (either may stay as drawn, None) that separate them and
+    leave each covering fewer things than now, nothing new: two routes leaving a town at a narrow angle that no
+    single bend point separates (the one moved runs into a neighbour) are fanned apart. The pair covering fewest
+    things, then nearest (the sum of the distances aside); with how many things they still cover. None when no
+    pair tried is better than the two routes as drawn."""
+    options = []
+    before = 1  # the overlap of the two
+    mutual = max((h.share for h in obstacles.hits(first) if h.kind == "car" and h.route == second), default=CAR_SHARE)
+    for g, other in ((first, second), (second, first)):
+        now_cars = obstacles.cars_of(g)
+        now = obstacles.hit_sets(g, now_cars, np.zeros(len(now_cars), dtype=np.int64), 1, but=other)[0]
+        before += len(now)
+        mine: list[tuple[int, float, BendSuggestion | None, np.ndarray]] = [(len(now), 0.0, None, now_cars)]
+        for batch in tries[g] if tries is not None else _bend_tries(plan, g, layout, stretch, written_only):
+            sets = obstacles.hit_sets(g, batch.cars, batch.which, len(batch.tries), but=other)
+            for k, hs in enumerate(sets):
+                if batch.own_ok[k] and _fewer(hs, now, strict=False):
+                    mine.append((len(hs), batch.tries[k].aside, batch.tries[k], batch.cars[batch.which == k]))
+        options.append(mine)
+    a, b = options
+    # Which pairs of tries keep the two routes' cars apart: one query of all of the second's cars.
+    b_cars = np.concatenate([c for *_, c in b])
+    b_which = np.repeat(np.arange(len(b)), [len(c) for *_, c in b])
+    tree = STRtree(b_cars)
+    best: tuple[int, float, int, int] | None = None
+    for i, (na, da, sa, ca) in enumerate(a):
+        qi, ti = tree.query(ca, predicate="intersects")
+        worst = np.zeros(len(b))
+        if len(qi):
+            shared = shapely.area(shapely.intersection(ca[qi], b_cars[ti]))
+            np.maximum.at(worst, b_which[ti], shared / (plan.space_length * plan.space_width))
+        for j, (nb, db, sb, _) in enumerate(b):
+            if sa is None and sb is None or worst[j] > mutual + _WORSE:
+                continue
+            left = na + nb + int(worst[j] > CAR_SHARE)
+            if left >= before:
+                continue
+            key = (left, da + db, i, j)
+            if best is None or key < best:
+                best = key
+    if best is None:
+        return None
+    return best[0], (a[best[2]][2], b[best[3]][2])
 
 
 def untangle(plan: BoardPlan, rounds: int = 3) -> list[int]:
     """Give a bend point to each route whose cars the router's shapes leave over another route's cars, a marker
-    or a goods token, when one draws it clear (`clear_bend`); routes with bend points in the board file are
-    followed as given. Changes `plan.routes` in place (before the names are placed); returns the routes changed.
+    or a goods token, when one draws it clear (`clear_bend`), else when one leaves it covering fewer of them and
+    nothing new (`better_bend`); two overlapping routes neither of which one bend point separates get a bend
+    point each, fanned apart (`clear_pair`). Routes with bend points in the board file are followed as given.
+    Changes `plan.routes` in place (before the names are placed); returns the routes changed.
 
-    The cars of all routes are laid out once a round; a move redraws only the route moved (`Obstacles.replace`)."""
+    The cars of all routes are laid out once a round; a move redraws only the routes moved (`Obstacles.replace`).
+    Every move lowers the number of things the moved routes cover and adds none, so the rounds only get better."""
     from .conflicts import DrawnCars, car_overlaps
 
     layout = Layout(plan.board)
     fixed = {g for g, rp in enumerate(plan.routes) if rp.shape == "bend"}
     changed: list[int] = []
-    failed: set[int] = set()  # routes no bend point clears: not searched again
+    failed: set[int] = set()  # routes no bend point improves: not searched again
+    pair_failed: set[tuple[int, int]] = set()  # pairs no two bend points improve
+    cache: dict[int, _Tries] = {}  # the bend points tried for each route, until it moves
+
+    def tries(g: int) -> _Tries:
+        if g not in cache:
+            cache[g] = _Tries(plan, g, layout, 2.0, False)
+        return cache[g]
+
     for _ in range(rounds):
         cars = DrawnCars.of(plan)
         obstacles = Obstacles(plan, cars)
@@ -329,18 +472,35 @@ def untangle(plan: BoardPlan, rounds: int = 3) -> list[int]:
             for g in dict.fromkeys(pair):
                 if g in fixed or g in failed:
                     continue
-                found = clear_bend(plan, g, obstacles, layout, stretch=2.0, written_only=False)
+                found = better_bend(plan, g, obstacles, layout, tries=tries(g))
                 if found is None:
                     failed.add(g)
                 else:
-                    options.append((found.aside, g, found))
+                    # How many things it stops covering (the most first), then how far it moves.
+                    left, bend = found
+                    gain = len(obstacles.hits(g)) - left
+                    options.append((-gain, bend.aside, g, [bend]))
+            if pair[0] != pair[1] and not (set(pair) & fixed) and pair not in pair_failed and not any(o[0] == -len(obstacles.hits(o[2])) for o in options):
+                both = clear_pair(plan, pair[0], pair[1], obstacles, layout, tries={g: tries(g) for g in pair})
+                if both is None:
+                    pair_failed.add(pair)
+                else:
+                    left, moves = both
+                    gain = len({(h.kind, h.route, h.place) for g in pair for h in obstacles.hits(g) if not (h.kind == "car" and h.route in pair)}) + 1 - left
+                    options.append((-gain, sum(m.aside for m in moves if m is not None), -1, [m for m in moves if m is not None]))
             if not options:
                 continue
-            _, g, found = min(options, key=lambda o: o[:2])
-            plan.routes[g] = found.plan
-            changed.append(g)
-            moved = True
-            obstacles.replace(g, space_polygons([s for t in found.plan.tracks for s in t.spaces], plan.space_length, plan.space_width))
+            *_, moves = min(options, key=lambda o: o[:3])
+            for found in moves:
+                plan.routes[found.group] = found.plan
+                cache.pop(found.group, None)
+                changed.append(found.group)
+                moved = True
+                obstacles.replace(found.group, space_polygons([s for t in found.plan.tracks for s in t.spaces], plan.space_length, plan.space_width))
         if not moved:
             break
     return changed
+
+
+def _length(line: list[tuple[float, float]]) -> float:
+    return sum(math.hypot(q[0] - p[0], q[1] - p[1]) for p, q in zip(line, line[1:]))
