@@ -489,7 +489,7 @@ class Context:
         """The board as `ttr-maps render` lays it out (`render.plan.BoardPlan`), for the checks of the drawn board."""
         from ..render.plan import plan_board  # imported here: the renderer takes a second to import
 
-        return plan_board(self.board)
+        return plan_board(self.board, decor=False)  # no land, legend or rails: the checks read routes, places and names
 
     @cached_property
     def marker_circles(self) -> list[Any]:

@@ -200,8 +200,12 @@ class BoardPlan:
         self._by_id = {p.place.id: p for p in self.places}
 
 
-def plan_board(board: Board, variant: Variant | None = None, options: BoardOptions | None = None) -> BoardPlan:
-    """Lay out `board` (and the legend of `variant`) at the car size of `options`."""
+def plan_board(board: Board, variant: Variant | None = None, options: BoardOptions | None = None, *, decor: bool = True) -> BoardPlan:
+    """Lay out `board` (and the legend of `variant`) at the car size of `options`.
+
+    With `decor=False`, only what the drawing checks read: the routes (without the rail lines under their
+    cars), the places, their names and the goods tokens, placed exactly as in the full plan; no land, legend,
+    frame or score track (the plan is not for drawing)."""
     opts = options or BoardOptions()
     layout = Layout(board)
     car = opts.car_mm
@@ -238,8 +242,8 @@ def plan_board(board: Board, variant: Variant | None = None, options: BoardOptio
         places.append(PlacePlan(p, x, y, radius, big, math.atan2(y - cy, x - cx), entries=entries))
 
     tokens = _plan_tokens(board, places, car)
-    routes = _plan_routes(board, pos, to_mm, car, clear, space_length, space_width, track_gap, places, layout, tokens)
-    _untangle(board, routes, places, tokens, car, clear, space_length, space_width, track_gap, scale, (minx, miny))
+    routes = _plan_routes(board, pos, to_mm, car, clear, space_length, space_width, track_gap, places, layout, tokens, rails=decor)
+    _untangle(board, routes, places, tokens, car, clear, space_length, space_width, track_gap, scale, (minx, miny), rails=decor)
 
     obstacles: list[Polygon] = list(space_polygons([s for rp in routes for t in rp.tracks for s in t.spaces], space_length, space_width))
     obstacles += list(shapely.buffer(shapely.points([(pp.x, pp.y) for pp in places]), [pp.radius * 1.15 for pp in places], quad_segs=4))
@@ -252,6 +256,9 @@ def plan_board(board: Board, variant: Variant | None = None, options: BoardOptio
     y0 = min(b[1] for b in boxes) - car * 0.5
     x1 = max(b[2] for b in boxes) + car * 0.5
     y1 = max(b[3] for b in boxes) + car * 0.5
+    if not decor:
+        return BoardPlan(board, variant, opts, palette, car, space_length, space_width, track_gap, clear, places, routes, tokens, [],
+                         (x0, y0, x1, y1), {}, [], 0.0, x1 - x0, y1 - y0, -x0, -y0, scale, origin=(minx, miny))
 
     land_shape = _land(places, routes, car)
     label_boxes = [box(*pp.label.box) for pp in places if pp.label]
@@ -308,6 +315,7 @@ def _plan_routes(
     places: list[PlacePlan],
     layout: Layout,
     tokens: list[TokenPlan] = (),  # type: ignore[assignment]
+    rails: bool = True,
 ) -> list[RoutePlan]:
     """Each group of parallel tracks gets the candidate shape that conflicts least with the others.
 
@@ -420,10 +428,12 @@ def _plan_routes(
                     continue
                 now = cost(g, chosen[g], h) + cost(h, chosen[h], g) + c
                 best_pair = (now, chosen[g], chosen[h])
+                costs_h = [cost(h, k2, g) for k2 in range(len(options[h]))]
                 for j in range(len(options[g])):
                     cj = cost(g, j, h)
-                    for k2 in range(len(options[h])):
-                        total = cj + cost(h, k2, g) + pair_cost.get((g, j), {}).get((h, k2), 0.0)
+                    with_j = pair_cost.get((g, j), {})
+                    for k2, ch in enumerate(costs_h):
+                        total = cj + ch + with_j.get((h, k2), 0.0)
                         if total < best_pair[0] - 1e-9:
                             best_pair = (total, j, k2)
                 if best_pair[1:] != (chosen[g], chosen[h]):
@@ -433,17 +443,18 @@ def _plan_routes(
                     moved_to(h)
         if not moved:
             break
-    return [_with_rails(options[g][chosen[g]][1], clear, car) for g in range(len(keys))]
+    chosen_plans = [options[g][chosen[g]][1] for g in range(len(keys))]
+    return [_with_rails(rp, clear, car) for rp in chosen_plans] if rails else chosen_plans
 
 
-def _untangle(board, routes, places, tokens, car, clear, space_length, space_width, track_gap, scale, origin) -> None:
+def _untangle(board, routes, places, tokens, car, clear, space_length, space_width, track_gap, scale, origin, rails=True) -> None:
     """Bend the routes whose chosen shapes still overlap (`bends.untangle`), on a draft plan of the routes alone."""
     from .bends import untangle
 
     draft = BoardPlan(board, None, BoardOptions(car_mm=car), Palette(board.colors), car, space_length, space_width, track_gap, clear,
                       places, routes, tokens, [], (0.0, 0.0, 0.0, 0.0), {}, [], 0.0, 0.0, 0.0, 0.0, 0.0, scale, origin=origin)
     for g in untangle(draft):
-        routes[g] = _with_rails(draft.routes[g], clear, car)
+        routes[g] = _with_rails(draft.routes[g], clear, car) if rails else draft.routes[g]
 
 
 def _candidate_pairs(cand_polys: list[list[np.ndarray]], unit: float) -> dict[tuple[int, int], dict[tuple[int, int], float]]:
