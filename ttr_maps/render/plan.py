@@ -15,8 +15,7 @@ from typing import Callable
 import numpy as np
 import shapely
 from shapely import STRtree
-from shapely.geometry import LineString, Point, Polygon, box
-from shapely.ops import unary_union
+from shapely.geometry import Polygon, box
 
 from ..geometry import Layout
 from ..model.board import Board, Place, Route
@@ -754,20 +753,59 @@ def _label_size(pp: PlacePlan, car: float) -> tuple[float, bool, bool]:
     return max(car * 0.165, MIN_LABEL_MM), True, False
 
 
+#: How far out (car lengths beyond the marker) each ring of label candidates lies.
+_RINGS = (0.0, 0.4, 0.8, 1.3)
+
+
+def _label_candidates(pp: PlacePlan, w: float, h: float, car: float, ring: int) -> list[Box]:
+    """The boxes of a `w` x `h` name in each of the 8 directions (`_DIRECTIONS`) at ring `ring` round `pp`'s marker."""
+    extra = car * _RINGS[ring] if ring else 0.0
+    d = pp.radius + car * 0.06 + extra
+    out = []
+    for _name, ux, uy, _pref in _DIRECTIONS:
+        diag = 0.72 if ux and uy else 1.0
+        ax, ay = pp.x + ux * d * diag, pp.y + uy * d * diag
+        bx0 = ax if ux > 0 else ax - w if ux < 0 else ax - w / 2
+        by0 = ay if uy > 0 else ay - h if uy < 0 else ay - h / 2
+        out.append((bx0, by0, bx0 + w, by0 + h))
+    return out
+
+
+def _covered(cands: list[Box], tree: STRtree, obstacles: np.ndarray) -> list[tuple[float, float]]:
+    """(area of the obstacles it covers, its own area or 1) of each box, all boxes in one query of the index."""
+    boxes = shapely.box(*np.array(cands, dtype=float).T)
+    own = shapely.area(boxes).tolist()
+    qi, ti = tree.query(boxes)
+    areas = shapely.area(shapely.intersection(obstacles[ti], boxes[qi])) if len(qi) else np.empty(0)
+    cuts = np.searchsorted(qi, np.arange(len(cands) + 1)).tolist()
+    # Each box's sum over its own hits, in the index's order (as a query of the box alone would give them).
+    return [(float(areas[a:b].sum()) if b > a else 0.0, own[k] or 1.0) for k, (a, b) in enumerate(zip(cuts, cuts[1:]))]
+
+
 def _place_labels(places: list[PlacePlan], obstacles: list[Polygon], opts: BoardOptions, car: float, degree: dict[str, int],
                   scale: float) -> None:
-    """Name each place: where its `label` says (`scale` mm per board unit), else at the free spot nearest its marker."""
+    """Name each place: where its `label` says (`scale` mm per board unit), else at the free spot nearest its marker.
+
+    A name takes the first ring of candidate spots with a good one (`_DIRECTIONS`, `_RINGS`), the cheapest there:
+    the share of it covered by cars, markers and tokens (worked out for the nearest ring of every place at once)
+    and by names placed before it (the places with the most tracks first)."""
     obstacle_arr = np.array(obstacles, dtype=object)
     tree = STRtree(obstacle_arr)
     placed = BoxGrid(car * 2)
     order = sorted(places, key=lambda pp: (-degree.get(pp.place.id, 0), pp.place.id))
+    sizes = {}
     for pp in order:
         text = opts.text(pp.place.name)
         if pp.place.is_country:
             text = text.upper()
         size, bold, italic = _label_size(pp, car)
-        w = text_width(text, size, bold) + size * 0.6
-        h = size * 1.3
+        sizes[id(pp)] = (text, size, bold, italic, text_width(text, size, bold) + size * 0.6, size * 1.3)
+    auto = [pp for pp in order if pp.place.label is None]
+    first = [_label_candidates(pp, sizes[id(pp)][4], sizes[id(pp)][5], car, 0) for pp in auto]
+    first_cover = _covered([b for cands in first for b in cands], tree, obstacle_arr) if auto else []
+    nearest = {id(pp): (cands, first_cover[8 * k:8 * k + 8]) for k, (pp, cands) in enumerate(zip(auto, first))}
+    for pp in order:
+        text, size, bold, italic, w, h = sizes[id(pp)]
         if pp.place.label is not None:  # set by hand: drawn there, whatever it covers (the drawn checks say so)
             cx, cy = pp.x + pp.place.label.dx * scale, pp.y + pp.place.label.dy * scale
             b = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
@@ -775,15 +813,15 @@ def _place_labels(places: list[PlacePlan], obstacles: list[Polygon], opts: Board
             placed.add(b)
             continue
         best: tuple[float, Box] | None = None
-        for ring, extra in ((0, 0.0), (1, car * 0.4), (2, car * 0.8), (3, car * 1.3)):
-            d = pp.radius + car * 0.06 + extra
-            for _name, ux, uy, pref in _DIRECTIONS:
-                diag = 0.72 if ux and uy else 1.0
-                ax, ay = pp.x + ux * d * diag, pp.y + uy * d * diag
-                bx0 = ax if ux > 0 else ax - w if ux < 0 else ax - w / 2
-                by0 = ay if uy > 0 else ay - h if uy < 0 else ay - h / 2
-                cand = (bx0, by0, bx0 + w, by0 + h)
-                covered = _overlap(cand, tree, obstacle_arr, placed)
+        for ring in range(len(_RINGS)):
+            if ring == 0:
+                cands, cover = nearest[id(pp)]
+            else:
+                cands = _label_candidates(pp, w, h, car, ring)
+                cover = _covered(cands, tree, obstacle_arr)
+            for cand, (static, area), (_name, _ux, _uy, pref) in zip(cands, cover, _DIRECTIONS):
+                total = static + sum(_box_overlap(cand, other) for other in placed.near(cand)) * 1.5
+                covered = total / area
                 # Covering anything at all (a car, a marker, a name) costs more than going out a ring.
                 cost = pref + ring * 0.6 + covered * 8 + (covered > 0.002) * 2.0
                 if best is None or cost < best[0] - 1e-9:
@@ -823,25 +861,15 @@ def _box_overlap(a: Box, b: Box) -> float:
     return w * h if w > 0 and h > 0 else 0.0
 
 
-def _overlap(cand: Box, tree: STRtree, obstacles: np.ndarray, placed: BoxGrid) -> float:
-    """The share of the candidate box covered by obstacles and earlier labels."""
-    b = box(*cand)
-    area = b.area or 1.0
-    hits = tree.query(b)
-    total = float(shapely.area(shapely.intersection(obstacles[hits], b)).sum()) if len(hits) else 0.0
-    total += sum(_box_overlap(cand, other) for other in placed.near(cand)) * 1.5
-    return total / area
-
-
 def _land(places: list[PlacePlan], routes: list[RoutePlan], car: float):
-    shapes = [Point(pp.x, pp.y).buffer(car * 1.5, quad_segs=6) for pp in places]
+    shapes = shapely.buffer(shapely.points([(pp.x, pp.y) for pp in places]), car * 1.5, quad_segs=6)
     # Ferries cross water, so they add no land.
-    shapes += [
-        LineString(rp.centerline).buffer(car * 0.75, quad_segs=4)
-        for rp in routes
-        if len(rp.centerline) > 1 and not any(t.route.ferry for t in rp.tracks)
-    ]
-    merged = unary_union(shapes)
+    lines = [rp.centerline for rp in routes if len(rp.centerline) > 1 and not any(t.route.ferry for t in rp.tracks)]
+    if lines:
+        coords = np.array([p for line in lines for p in line], dtype=float)
+        which = np.repeat(np.arange(len(lines)), [len(line) for line in lines])
+        shapes = np.concatenate([shapes, shapely.buffer(shapely.linestrings(coords, indices=which), car * 0.75, quad_segs=4)])
+    merged = shapely.union_all(shapes)
     return merged.buffer(car * 0.9, quad_segs=6).buffer(-car * 0.9, quad_segs=6).simplify(car * 0.04)
 
 
