@@ -292,3 +292,18 @@ def test_a_name_pushed_away_from_its_marker_gets_a_leader_line_and_a_near_one_do
         x0, y0, bx1, by1 = pp.label.box
         x2, y2 = float(line.get("x2")), float(line.get("y2"))
         assert x0 - 0.02 <= x2 <= bx1 + 0.02 and y0 - 0.02 <= y2 <= by1 + 0.02
+
+
+def test_the_drawing_checks_layout_places_routes_and_names_as_render_does():
+    # The checks lay the board out without land, legend or rails (plan_board(decor=False)); what they read must be
+    # exactly what render draws.
+    variant, board = load_variant(MAPS / "variants" / "europe.yaml")
+    full = plan_board(board, variant, BoardOptions())
+    lean = plan_board(board, decor=False)
+    assert lean.land == [] and lean.blocks == {} and lean.cells == []
+    assert all(not t.rail for rp in lean.routes for t in rp.tracks)
+    assert [(rp.ends, rp.shape, rp.centerline) for rp in lean.routes] == [(rp.ends, rp.shape, rp.centerline) for rp in full.routes]
+    spaces = [[(s.x, s.y, s.angle) for t in rp.tracks for s in t.spaces] for rp in full.routes]
+    assert [[(s.x, s.y, s.angle) for t in rp.tracks for s in t.spaces] for rp in lean.routes] == spaces
+    assert [pp.label.box for pp in lean.places] == [pp.label.box for pp in full.places]
+    assert (lean.scale, lean.origin) == (full.scale, full.origin)
