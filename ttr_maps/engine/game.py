@@ -26,7 +26,6 @@ from .actions import (
     DrawTickets,
     GiveStandIns,
     KeepTickets,
-    PayTunnel,
 )
 from .phases import (  # noqa: F401 (PH_*, PHASE_NAMES and OPEN_CASES: names of this module's surface)
     OPEN_CASES,
@@ -80,7 +79,6 @@ class Game:
         self.claim_lists: dict[int, list[ClaimTrack]] = {}
         self.gray_rows: dict[int, list[list[ClaimTrack]]] = {}
         self.open_positions: dict[int, tuple[int, ...]] = {}
-        self.tunnel_cache: dict[int, PayTunnel] = {}
         self.ticket_cache: dict[tuple, DrawTickets] = {}
         self.keep_cache: dict[tuple, KeepTickets] = {}
         self.stand_in_cache: dict[tuple[int, int], GiveStandIns] = {}
@@ -101,6 +99,7 @@ class Game:
         self.turn_legal = tuple(m.turn_legal for m in ms if _mechanic.overrides(m, "turn_legal"))
         self.after_claim_mechanics = tuple(m for m in ms if _mechanic.overrides(m, "after_claim"))
         self.after_claim = tuple(m.after_claim for m in self.after_claim_mechanics)
+        self.pay_claim = tuple(m.pay_claim for m in ms if _mechanic.overrides(m, "pay_claim"))
         self.end_of_turn = tuple(m.end_of_turn for m in ms if _mechanic.overrides(m, "end_of_turn"))
         # The handler of each action type, per phase: the turn flow's (turns.HANDLERS), then the mechanics'.
         self.handlers = [dict(h) for h in turns.HANDLERS]

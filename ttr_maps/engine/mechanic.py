@@ -112,6 +112,13 @@ class Mechanic:
         """Append the legal actions it adds at the start of a turn (phase `turn`)."""
 
     # ------------------------------------------------------------------ hooks
+    def pay_claim(self, state: State, tid: int, counts: tuple, action: Any) -> bool:
+        """A claim of track `tid` (the ClaimTrack `action`, payment counts `counts`) has passed its checks and
+        nothing has been paid: return True to take over its payment (e.g. open a phase); the mechanic then
+        calls `state.complete_claim(tid, paid, ...)` once it is paid. False: the next mechanic's, or the
+        plain payment."""
+        return False
+
     def after_claim(self, state: State, tid: int, paid: tuple | None) -> bool:
         """After a claim of track `tid` is paid and its trains placed (`state.pending_route` is its route;
         `paid` the payment's counts, None when resuming after an earlier mechanic's phase, as a state file

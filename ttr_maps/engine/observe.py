@@ -111,15 +111,6 @@ class SeatObservation:
             "ticket_piles": self.ticket_piles,
             "players": players,
         }
-        tun = self.tunnel
-        if tun is not None:
-            tid, revealed, extra = tun
-            obs["tunnel"] = {
-                "route": t.route_ids[t.t_route[tid]],
-                "track": t.t_track[tid],
-                "revealed": [t.kinds[k] for k in revealed],
-                "extra": extra,
-            }
         for m in self.game.known_mechanics:  # each mechanic's part (mechanic.py)
             m.observe(self, obs)
         return obs

@@ -35,7 +35,7 @@ class State:
     __slots__ = (
         "game", "t", "seed", "rng", "deck", "discard", "discard_total", "face_up", "hands", "trains", "scores",
         "owner", "avail", "group_open", "route_mask", "claims", "piles", "boxed", "aside", "kept",
-        "offers", "in_setup", "setup_stage", "setup_kept", "phase", "current", "tunnel", "pending_route", "stand_ins",
+        "offers", "in_setup", "setup_stage", "setup_kept", "phase", "current", "pending_route", "stand_ins",
         "final_left", "passes", "turns", "counters", "history",
         "redeal_locos", "redeal_passengers", "face_up_loco_rule", "row_stopped", "_sheet", "first", "events",
     )
@@ -77,7 +77,6 @@ class State:
         self.setup_kept: list[list[int]] = [[] for _ in range(n)]
         self.phase = PH_TURN
         self.current = 0
-        self.tunnel = None  # a tunnels.PendingTunnel while a tunnel claim waits for its extra cards
         self.stand_ins = None  # a stand_ins.PendingStandIns while a claim waits for its stand-in cards
         self.pending_route = -1
         self.final_left = -1
@@ -204,7 +203,6 @@ class State:
         s.setup_kept = [x[:] for x in self.setup_kept]
         s.phase = self.phase
         s.current = self.current
-        s.tunnel = self.tunnel.copy() if self.tunnel is not None else None
         s.stand_ins = self.stand_ins.copy() if self.stand_ins is not None else None
         s.pending_route = self.pending_route
         s.final_left = self.final_left
@@ -231,7 +229,7 @@ class State:
             tuple((k, tuple(v)) for k, v in sorted(self.piles.items())), tuple(self.boxed), tuple(self.aside),
             tuple(map(tuple, self.kept)), tuple(map(tuple, self.offers)), self.in_setup, self.setup_stage,
             tuple(map(tuple, self.setup_kept)), self.phase, self.current,
-            self.tunnel.key() if self.tunnel else None, self.pending_route,
+            self.pending_route,
             self.final_left, self.passes, self.turns, tuple(sorted(self.counters.items())),
             tuple(map(tuple, self.claims)), self.row_stopped, self.stand_ins.key() if self.stand_ins else None,
             self.first, tuple(m.key(self) for m in self.game.known_mechanics),
@@ -249,11 +247,9 @@ class State:
 
     # ------------------------------------------------------------------ scoring
     def card_total(self) -> int:
-        """Cards anywhere (deck, discards, face up, hands, tunnel, the mechanics' slices): always the deck size."""
+        """Cards anywhere (deck, discards, face up, hands, the mechanics' slices): always the deck size."""
         n = len(self.deck) + self.discard_total + sum(1 for k in self.face_up if k >= 0)
         n += sum(map(sum, self.hands))
-        if self.tunnel is not None:
-            n += len(self.tunnel.revealed) + sum(self.tunnel.paid[1:]) + sum(self.tunnel.stand_ins)
         for m in self.game.known_mechanics:
             n += m.cards_held(self)
         return n

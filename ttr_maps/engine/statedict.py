@@ -36,7 +36,6 @@ from .notation import NotationError, action_text, parse_actions, parse_payment
 from .phases import PHASE_NAMES
 from .stand_ins import PendingStandIns
 from .tables import UnknownRoute
-from .tunnels import PendingTunnel
 
 if TYPE_CHECKING:
     from .game import Game
@@ -268,18 +267,6 @@ def state_to_dict(state: State, variant_ref: str | None = None) -> dict[str, Any
     pending: dict[str, Any] = {}
     if state.pending_route >= 0:
         pending["route"] = t.route_ids[state.pending_route]
-    if state.tunnel is not None:
-        tun = state.tunnel
-
-        pending["tunnel"] = {
-            "route": t.route_ids[t.t_route[tun.tid]],
-            "track": t.t_track[tun.tid],
-            "paid": payment_text(t.payment(t.payment_id(*tun.paid))),
-            "revealed": [kinds[k] for k in tun.revealed],
-            "extra": tun.extra,
-        }
-        if tun.stand_ins:
-            pending["tunnel"]["stand_ins"] = {kinds[k]: m for k, m in enumerate(tun.stand_ins) if m}
     if state.stand_ins is not None:
         si = state.stand_ins
 
@@ -374,6 +361,13 @@ class _Reader:
         """Refuse the file at `loc` (a data path) with `message` (StateFileError)."""
         raise StateFileError(message, loc, code, key=key)
 
+    def payment_counts(self, text: str, loc: tuple) -> tuple | None:
+        """A payment in the notation (`2red+1loco`) as counts; None for one that is not one colour plus wild cards."""
+        try:
+            return self.t.payment_counts(parse_payment(self.game, text))
+        except NotationError as exc:
+            raise StateFileError(str(exc), loc, "T011") from None
+
     def kind(self, name: str, loc: tuple, key: bool = False) -> int:
         k = self.t.kind_index.get(name)
         if k is None:
@@ -462,7 +456,7 @@ def _build(game: Game, sf: StateFile) -> State:
 
 
 def _read_cards(rd: _Reader, s: State) -> None:
-    """Discards, face-up row, hands, the mechanics' cards and a pending tunnel's cards; then the deck, which holds
+    """Discards, face-up row, hands and the mechanics' cards (a pending tunnel's, ...); then the deck, which holds
     the rest (shuffled, under `deck_top`) unless it is given whole."""
     t, sf, v = rd.t, rd.sf, rd.game.variant
     for name, c in sf.cards.discards.items():
@@ -478,7 +472,6 @@ def _read_cards(rd: _Reader, s: State) -> None:
             s.hands[p][rd.card(name, ("players", p, "hand", name), c, key=True)] += c
     for m in rd.game.known_mechanics:
         m.read_cards(rd, s)
-    _read_tunnel_cards(rd, s)
     if sf.cards.deck is not None and sf.cards.deck_top:
         raise StateFileError("give either `deck` (the whole deck) or `deck_top`, not both", ("cards", "deck_top"), "T012")
     placed = rd.placed
@@ -497,33 +490,6 @@ def _read_cards(rd: _Reader, s: State) -> None:
         rest.extend([k] * extra)
     s.rng.shuffle(rest)
     s.deck = rest + list(reversed(top))
-
-
-def _read_tunnel_cards(rd: _Reader, s: State) -> None:
-    tunnel = rd.sf.pending.tunnel
-    if tunnel is None:
-        return
-    t = rd.t
-    at = ("pending", "tunnel")
-    tid = rd.track(tunnel.route, tunnel.track, at)
-    try:
-        paid = t.payment_counts(parse_payment(rd.game, tunnel.paid))
-    except NotationError as exc:
-        raise StateFileError(str(exc), at + ("paid",), "T011") from None
-    if paid is None:
-        raise StateFileError("one colour plus locomotives", at + ("paid",), "T014")
-    color, nc, nl, nb, npass = paid
-    for k, c in ((color, nc), (t.LOCO, nl), (t.BIG, nb), (t.PASS, npass)):
-        if c:
-            rd.placed[k] += c
-    revealed = [rd.card(x, at + ("revealed", i)) for i, x in enumerate(tunnel.revealed)]
-    aside = [0] * t.NC
-    for name, m in tunnel.stand_ins.items():
-        k = rd.card(name, at + ("stand_ins", name), m, key=True)
-        if k >= t.NC:
-            raise StateFileError("stand-ins are coloured train cards", at + ("stand_ins", name), "T014", key=True)
-        aside[k] += m
-    s.tunnel = PendingTunnel(tid, paid, revealed, tunnel.extra, color if nc else -1, tuple(aside) if any(aside) else ())
 
 
 def _read_tickets(rd: _Reader, s: State) -> None:
@@ -603,44 +569,6 @@ def _read_claims(rd: _Reader, s: State) -> None:
     s.current = sf.current
 
 
-def _read_passengers(rd: _Reader, s: State) -> None:
-    t, sf, v = rd.t, rd.sf, rd.game.variant
-    for pid, seat in sf.passengers.items():
-        x = rd.place(pid, ("passengers", pid), key=True)
-        if not 0 <= seat < rd.game.num_players:
-            raise StateFileError(f"no seat {seat}", ("passengers", pid), "T017")
-        if t.is_country[x]:
-            raise StateFileError("passengers never stand in a country", ("passengers", pid), "T014")
-        s.passenger_at[x] = seat
-    for p, ps in enumerate(sf.players):
-        s.passengers_moved[p] = ps.passengers_moved
-        on_board = sum(1 for seat in s.passenger_at.values() if seat == p)
-        moving = 1 if (sf.pending.journey is not None and p == sf.current) else 0
-        unplaced = ps.passengers_unplaced
-        if unplaced is None:
-            unplaced = v.passengers.count - on_board - ps.passengers_moved - moving
-        if unplaced < 0 or unplaced + on_board + ps.passengers_moved + moving > v.passengers.count:
-            raise StateFileError(f"more passengers than the variant's {v.passengers.count}", ("players", p), "T014")
-        s.passengers_unplaced[p] = unplaced
-
-
-def _read_goods(rd: _Reader, s: State) -> None:
-    sf = rd.sf
-    for p, ps in enumerate(sf.players):
-        s.goods_taken[p] = list(ps.goods)
-    if sf.goods is None:
-        if any(ps.goods for ps in sf.players):
-            raise StateFileError("give the stacks left on the board when players have taken goods", ("goods",), "T014")
-        return
-    s.goods = [[] for _ in rd.t.goods_stacks]
-    for pid, stacks in sf.goods.items():
-        idx = s.goods_at.get(rd.place(pid, ("goods", pid), key=True), [])
-        if len(stacks) > len(idx):
-            raise StateFileError(f"{len(stacks)} stacks; the board has {len(idx)} there", ("goods", pid), "T014")
-        for i, values in zip(idx, stacks):
-            s.goods[i] = list(reversed(values))
-
-
 def _read_pending(rd: _Reader, s: State) -> None:
     """The unfinished turn, which must fit the phase."""
     sf = rd.sf
@@ -649,7 +577,7 @@ def _read_pending(rd: _Reader, s: State) -> None:
         s.pending_route = rd.route(pend.route, ("pending", "route"))
     if pend.stand_ins is not None:
         s.stand_ins = _pending_stand_ins(rd, s, pend.stand_ins)
-    for ph, obj in (("tunnel", s.tunnel), ("stand-ins", s.stand_ins)):
+    for ph, obj in (("stand-ins", s.stand_ins),):
         if sf.phase == ph and obj is None:
             raise StateFileError(f"phase {ph} needs pending.{ph}", ("phase",), "T014")
         if sf.phase != ph and obj is not None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .actions import AbandonTunnel, PayTunnel
+from .actions import AbandonTunnel, PayTunnel, payment_text
 from .cards import discard_cards, draw_top
+from .mechanic import Mechanic
 from .payments import discard_payment, return_payment, take_payment, wild_splits
 from .errors import R_BIG_LOCO, R_LOCO_ONLY, R_TUNNEL, IllegalAction
+from .phases import PH_TUNNEL
 
 if TYPE_CHECKING:
     from .state import State
@@ -150,3 +152,103 @@ def apply_abandon(state: State) -> None:
         discard_cards(state, k, 1)
     state.count("tunnels-abandoned")
     state.end_turn()
+
+
+class Tunnels(Mechanic):
+    """Tunnels as a mechanic (mechanic.py). Its slice: the tunnel claim waiting for its extra cards
+    (`tunnel`, a PendingTunnel, or None). It takes over the payment of a claim on a tunnel (pay_claim) and
+    owns the tunnel phase. Switched on by a board with a tunnel."""
+
+    name = "tunnels"
+    fields = ("tunnel",)
+    phases = {PH_TUNNEL: legal}
+    handlers = {
+        (PH_TUNNEL, PayTunnel): apply_pay,
+        (PH_TUNNEL, AbandonTunnel): lambda s, a: apply_abandon(s),
+    }
+
+    def enabled(self, variant, board) -> bool:
+        return any(r.tunnel for r in board.routes)
+
+    def setup(self, game: Any) -> None:
+        game.tunnel_cache = {}  # interned PayTunnel actions
+
+    def new(self, state: State) -> None:
+        state.tunnel = None
+
+    def copy(self, src: State, dst: State) -> None:
+        dst.tunnel = src.tunnel.copy() if src.tunnel is not None else None
+
+    def key(self, state: State) -> tuple:
+        return (state.tunnel.key() if state.tunnel else None,)
+
+    def cards_held(self, state: State) -> int:
+        tun = state.tunnel
+        return 0 if tun is None else len(tun.revealed) + sum(tun.paid[1:]) + sum(tun.stand_ins)
+
+    def write(self, state: State, data: dict[str, Any]) -> None:
+        tun = state.tunnel
+        if tun is None:
+            return
+        t = state.t
+        kinds = t.kinds
+        out = data["pending"]["tunnel"] = {
+            "route": t.route_ids[t.t_route[tun.tid]],
+            "track": t.t_track[tun.tid],
+            "paid": payment_text(t.payment(t.payment_id(*tun.paid))),
+            "revealed": [kinds[k] for k in tun.revealed],
+            "extra": tun.extra,
+        }
+        if tun.stand_ins:
+            out["stand_ins"] = {kinds[k]: m for k, m in enumerate(tun.stand_ins) if m}
+
+    def read_cards(self, rd: Any, state: State) -> None:
+        tunnel = rd.sf.pending.tunnel
+        if tunnel is None:
+            return
+        t = rd.t
+        at = ("pending", "tunnel")
+        tid = rd.track(tunnel.route, tunnel.track, at)
+        paid = rd.payment_counts(tunnel.paid, at + ("paid",))
+        if paid is None:
+            rd.error("one colour plus locomotives", at + ("paid",))
+        color, nc, nl, nb, npass = paid
+        for k, c in ((color, nc), (t.LOCO, nl), (t.BIG, nb), (t.PASS, npass)):
+            if c:
+                rd.placed[k] += c
+        revealed = [rd.card(x, at + ("revealed", i)) for i, x in enumerate(tunnel.revealed)]
+        aside = [0] * t.NC
+        for name, m in tunnel.stand_ins.items():
+            k = rd.card(name, at + ("stand_ins", name), m, key=True)
+            if k >= t.NC:
+                rd.error("stand-ins are coloured train cards", at + ("stand_ins", name), key=True)
+            aside[k] += m
+        state.tunnel = PendingTunnel(tid, paid, revealed, tunnel.extra, color if nc else -1, tuple(aside) if any(aside) else ())
+
+    def read(self, rd: Any, state: State) -> None:
+        phase = rd.sf.phase
+        if phase == "tunnel" and state.tunnel is None:
+            rd.error("phase tunnel needs pending.tunnel", ("phase",))
+        if phase != "tunnel" and state.tunnel is not None:
+            rd.error("pending.tunnel is only meaningful in phase tunnel", ("pending", "tunnel"))
+
+    def observe(self, view: Any, obs: dict[str, Any]) -> None:
+        tun = view.tunnel
+        if tun is not None:
+            t = view.game.t
+            tid, revealed, extra = tun
+            obs["tunnel"] = {
+                "route": t.route_ids[t.t_route[tid]],
+                "track": t.t_track[tid],
+                "revealed": [t.kinds[k] for k in revealed],
+                "extra": extra,
+            }
+
+    def pay_claim(self, state: State, tid: int, counts: tuple, action: Any) -> bool:
+        if not state.t.t_tunnel[tid]:
+            return False
+        start(state, tid, counts)
+        return True
+
+
+TUNNELS = Tunnels()

@@ -11,9 +11,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from . import cards, claims, stand_ins, tickets, tunnels
+from . import cards, claims, stand_ins, tickets
 from .actions import (
-    AbandonTunnel,
     Action,
     ClaimTrack,
     DrawBlind,
@@ -22,7 +21,6 @@ from .actions import (
     GiveStandIns,
     KeepTickets,
     Pass,
-    PayTunnel,
 )
 from .errors import R_PASS, IllegalAction
 from .events import Claimed
@@ -34,7 +32,6 @@ from .phases import (
     PH_SECOND,
     PH_SETUP_MIX,
     PH_STAND_IN,
-    PH_TUNNEL,
     PH_TURN,
     PHASE_NAMES,
 )
@@ -93,8 +90,6 @@ def legal_actions(s: State, payments: bool = True) -> list[Action]:
         cards.legal_draws(s, out, True)
     elif ph == PH_KEEP or ph == PH_SETUP_MIX:
         tickets.legal_setup(s, out)
-    elif ph == PH_TUNNEL:
-        tunnels.legal(s, out)
     elif ph == PH_STAND_IN:
         stand_ins.legal(s, out)
     else:
@@ -238,12 +233,13 @@ def _claim(s: State, a: ClaimTrack) -> None:
     tid, counts = claims.check_claim(s, a)
     if a.stand_ins:
         stand_ins.start(s, tid, counts, a.stand_ins)
-    elif s.t.t_tunnel[tid]:
-        tunnels.start(s, tid, counts)
-    else:
-        take_payment(s, counts)
-        discard_payment(s, counts)
-        s.complete_claim(tid, counts)
+        return
+    for hook in s.game.pay_claim:
+        if hook(s, tid, counts, a):
+            return
+    take_payment(s, counts)
+    discard_payment(s, counts)
+    s.complete_claim(tid, counts)
 
 
 def _draw_tickets(s: State, a: DrawTickets) -> None:
@@ -272,8 +268,6 @@ _BY_PAIR: dict[tuple[int, type], Any] = {
     (PH_KEEP, KeepTickets): _keep,
     (PH_SETUP_MIX, DrawTickets): _draw_tickets,
     (PH_STAND_IN, GiveStandIns): lambda s, a: stand_ins.apply_give(s, a),
-    (PH_TUNNEL, PayTunnel): lambda s, a: tunnels.apply_pay(s, a),
-    (PH_TUNNEL, AbandonTunnel): lambda s, a: tunnels.apply_abandon(s),
 }
 
 HANDLERS: list[dict[type, Any]] = [{} for _ in PHASE_NAMES]
