@@ -1,6 +1,14 @@
-"""The shared board graph (ttr_maps/boardgraph.py): networks and the country rule for shortest paths."""
+"""The shared board graph (ttr_maps/boardgraph.py): networks, parts and the country rule for shortest paths."""
 
-from ttr_maps.boardgraph import INF, UnionFind, distances
+from pathlib import Path
+
+
+from ttr_maps.boardgraph import INF, PlaceGraph, UnionFind, components, distances, spaces, tight_edges
+from ttr_maps.checks.context import Context
+from ttr_maps.load import load_board
+from ttr_maps.model.board import Board
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _adj(n, routes):
@@ -9,6 +17,10 @@ def _adj(n, routes):
         adj[a].append((r, b))
         adj[b].append((r, a))
     return adj
+
+
+def _wadj(adj, length):
+    return [[(v, length[e]) for e, v in row] for row in adj]
 
 
 def test_union_find_joins_networks_and_copies_independently():
@@ -34,3 +46,58 @@ def test_distances_enter_a_country_but_never_pass_through_it():
     assert distances(adj, country, [1.0, 1.0, INF, 2.0], [0])[3] == INF
     # several sources: the nearest counts
     assert distances(adj, country, cost, [0, 2]) == [0.0, 1.0, 0.0, 2.0]
+
+
+def test_spaces_count_paths_stop_at_the_wanted_places_and_keep_the_country_rule():
+    # 0 -1- 1 -1- 3 and 0 -1- 2 -1- 3: two shortest paths to 3; 4 is a country between 3 and 5
+    adj = _adj(6, [(0, 1), (1, 3), (0, 2), (2, 3), (3, 4), (4, 5)])
+    country = [False, False, False, False, True, False]
+    length = [1, 1, 1, 1, 2, 1]
+    wadj = _wadj(adj, length)
+    paths = [0.0] * 6
+    assert spaces(wadj, country, 0, paths=paths) == [0, 1, 1, 2, 4, None]  # 5 only through the country
+    assert paths[3] == 2.0 and paths[4] == 2.0
+    assert spaces(wadj, country, 4) == [4, 3, 3, 2, 0, 1]  # a path may start in a country
+    # stopping once 1 is settled: the far side is not searched
+    assert spaces(wadj, country, 0, wanted={1})[4] is None
+
+
+def test_tight_edges_are_the_routes_of_every_shortest_path_and_never_leave_a_country():
+    # two shortest paths 0-1-3 and 0-2-3, a longer 0-3; a country 4 as short a way from 0 to 5 as 0-5 itself
+    routes = [(0, 1), (1, 3), (0, 2), (2, 3), (0, 3), (0, 4), (4, 5), (0, 5)]
+    adj = _adj(6, routes)
+    country = [False, False, False, False, True, False]
+    length = [1, 1, 1, 1, 3, 1, 1, 2]
+    dist = spaces(_wadj(adj, length), country, 0)
+    assert {e for e, _, _ in tight_edges(adj, country, length, dist, 0, 3)} == {0, 1, 2, 3}
+    assert {e for e, _, _ in tight_edges(adj, country, length, dist, 0, 5)} == {7}
+    assert list(tight_edges(adj, country, length, spaces(_wadj(adj, length), country, 1), 1, 1)) == []
+
+
+def test_components_number_parts_by_their_first_place_and_skip_what_is_not_kept():
+    adj = _adj(6, [(0, 3), (1, 2), (3, 4), (4, 5)])
+    assert components(adj) == [0, 1, 1, 0, 0, 0]
+    assert components(adj, [True, True, True, True, False, True]) == [0, 1, 1, 0, -1, 2]
+
+
+def test_place_graph_merges_parallel_entries_drops_loops_and_keeps_the_networkx_edge_order():
+    board = Board.model_validate({
+        "format": "ttr-board/1", "meta": {"title": "t"},
+        "places": [{"id": i, "name": i.upper(), "x": k, "y": 0} for k, i in enumerate("abcd")],
+        "routes": [
+            {"from": "c", "to": "a", "length": 3, "tracks": ["red"]},
+            {"from": "a", "to": "b", "length": 2, "tracks": ["red"]},
+            {"from": "a", "to": "c", "length": 1, "tracks": ["blue", "green"], "tunnel": True},
+            {"from": "b", "to": "b", "length": 1, "tracks": ["red"]},
+        ],
+    })
+    g = PlaceGraph(board)
+    assert [(g.names[a], g.names[b]) for a, b in g.ends] == [("a", "c"), ("a", "b")]
+    assert (g.length, g.routes, g.tracks, g.longest) == ([1, 2], [(0, 2), (1,)], [3, 1], 2)
+    assert g.wadj == [[(2, 1), (1, 2)], [(0, 2)], [(0, 1)], []]
+    assert [g.degree(p) for p in "abcd"] == [2, 1, 1, 0]
+    for path in ("maps/boards/europe.yaml", "examples/alpenrand.yaml"):
+        board = load_board(str(ROOT / path))
+        g, nxg = PlaceGraph(board), Context(board).graph
+        assert [(g.names[a], g.names[b], g.length[k], list(g.routes[k])) for k, (a, b) in enumerate(g.ends)] == [
+            (a, b, d["length"], d["routes"]) for a, b, d in nxg.edges(data=True)]

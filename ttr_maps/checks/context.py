@@ -1,7 +1,8 @@
 """The prepared context every check reads: built once per board, shared by all checks.
 
 It holds the board and the variant (if any), the Layout (positions in board
-units, car length, marker radius), a networkx graph of places and routes, the
+units, car length, marker radius), the board graph (`boardgraph.PlaceGraph`:
+distances, path counts, parts) and a networkx one for bridges and cut places, the
 tickets in use (the variant's piles when given), and the drawn shapes of
 places and routes with STRtrees for pairwise queries. Everything is
 computed lazily, so a selection of checks pays only for what it reads.
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal
 
+from ..boardgraph import PlaceGraph, components
 from ..geometry import Layout
 from ..load.source import Source
 from ..model.board import Board, Route, Ticket
@@ -221,20 +223,29 @@ class Context:
         return g
 
     @cached_property
+    def pairs(self) -> PlaceGraph:
+        """The places and which are adjacent as paths see it (`boardgraph.PlaceGraph`: the same nodes and
+        edges as `graph`, in the same order, as integers): what distances, path counts and parts use."""
+        return PlaceGraph(self.board)
+
+    @cached_property
+    def components(self) -> dict[str, int]:
+        """Component number of each place in the whole graph (through countries too, as the routes join them)."""
+        g = self.pairs
+        return dict(zip(g.names, components(g.adj)))
+
+    @cached_property
     def city_components(self) -> dict[str, int]:
         """Component number of each city in the graph without countries (paths never pass a country)."""
-        import networkx as nx
-        cities = self.graph.subgraph(n for n in self.graph if n not in self.countries)
-        out: dict[str, int] = {}
-        for k, comp in enumerate(nx.connected_components(cities)):
-            for n in comp:
-                out[n] = k
-        return out
+        g = self.pairs
+        part = components(g.adj, [not c for c in g.country])
+        return {n: k for n, k in zip(g.names, part) if k >= 0}
 
     @cached_property
     def country_neighbours(self) -> dict[str, frozenset[str]]:
         """The cities each country borders (its routes to other countries lead nowhere)."""
-        return {c: frozenset(n for n in self.graph[c] if n not in self.countries) for c in self.countries}
+        g = self.pairs
+        return {c: frozenset(g.names[v] for _, v in g.adj[g.index[c]] if not g.country[v]) for c in self.countries}
 
     @cached_property
     def passable_graph(self) -> nx.Graph:
@@ -261,83 +272,31 @@ class Context:
         """The city components a place belongs to (a country: those of its neighbouring cities)."""
         if place not in self.countries:
             return {self.city_components[place]}
-        return {self.city_components[n] for n in self.graph[place] if n not in self.countries}
+        return {self.city_components[n] for n in self.country_neighbours[place]}
 
     def connected_without_passing_countries(self, a: str, b: str) -> bool:
         """Whether a path joins a and b that passes through no country (a country may be an end)."""
-        return a == b or self.graph.has_edge(a, b) or bool(self.city_parts(a) & self.city_parts(b))
-
-    @cached_property
-    def _int_graph(self) -> tuple[dict[str, int], list[list[tuple[int, int]]], list[bool]]:
-        """Places as integers, adjacency lists of (neighbour, spaces), and which places are countries."""
-        ids = {n: k for k, n in enumerate(self.graph)}
-        adj: list[list[tuple[int, int]]] = [[] for _ in ids]
-        for a, b, data in self.graph.edges(data=True):
-            adj[ids[a]].append((ids[b], data["length"]))
-            adj[ids[b]].append((ids[a], data["length"]))
-        return ids, adj, [n in self.countries for n in ids]
-
-    @cached_property
-    def _ring_size(self) -> int:
-        """Buckets of the search's ring: one more than the longest route."""
-        return max((w for edges in self._int_graph[1] for _, w in edges), default=0) + 1
-
-    def _distances(self, start: int, wanted: set[int] | None, paths: list[float] | None = None) -> list[int | None]:
-        """Dijkstra from `start` with a bucket queue (Dial's algorithm: spaces are whole numbers from 1 to 9,
-        so a ring of 10 buckets replaces the heap); a country is entered but never left (unless it is the start).
-        `paths` (zeros, one per place) receives the number of shortest paths to each place."""
-        _, adj, country = self._int_graph
-        dist: list[int | None] = [None] * len(adj)
-        best = [1 << 60] * len(adj)
-        if paths is not None:
-            paths[start] = 1.0
-        size = self._ring_size
-        buckets: list[list[int]] = [[] for _ in range(size)]
-        buckets[0].append(start)
-        best[start] = 0
-        pending, d = 1, 0
-        while pending:
-            bucket = buckets[d % size]
-            while bucket:
-                node = bucket.pop()
-                pending -= 1
-                if dist[node] is not None or best[node] != d:
-                    continue
-                dist[node] = d
-                if wanted is not None:
-                    wanted.discard(node)
-                    if not wanted:
-                        return dist
-                if country[node] and node != start:
-                    continue
-                for nbr, w in adj[node]:
-                    nd = d + w
-                    if nd < best[nbr]:
-                        best[nbr] = nd
-                        buckets[nd % size].append(nbr)
-                        pending += 1
-                        if paths is not None:
-                            paths[nbr] = paths[node]
-                    elif paths is not None and nd == best[nbr]:
-                        paths[nbr] += paths[node]
-            d += 1
-        return dist
+        if a == b:
+            return True
+        g = self.pairs
+        ib = g.index[b]
+        return any(v == ib for _, v in g.adj[g.index[a]]) or bool(self.city_parts(a) & self.city_parts(b))
 
     def shortest_paths_from(self, start: int) -> tuple[list[int | None], list[float]]:
         """From the place of index `start` (in `graph`'s order): the distance in spaces to every place and
         the number of shortest paths to it (tickets' route load shares a ticket between tied paths)."""
-        paths = [0.0] * len(self._int_graph[1])
-        return self._distances(start, None, paths), paths
+        paths = [0.0] * len(self.pairs.names)
+        return self.pairs.spaces_from(start, None, paths), paths
 
     def spaces_from(self, source: str, targets: Iterable[str] | None = None) -> dict[str, int]:
         """Shortest distance in spaces from `source`, never passing through a country.
 
         Stops once every target is settled (all places when `targets` is None).
         """
-        ids = self._int_graph[0]
-        names = list(ids)
-        dist = self._distances(ids[source], {ids[t] for t in targets if t in ids} if targets is not None else None)
-        return {names[k]: d for k, d in enumerate(dist) if d is not None}
+        g = self.pairs
+        ids = g.index
+        dist = g.spaces_from(ids[source], {ids[t] for t in targets if t in ids} if targets is not None else None)
+        return {g.names[k]: d for k, d in enumerate(dist) if d is not None}
 
     @cached_property
     def ticket_spaces(self) -> dict[int, int | None]:
@@ -346,7 +305,7 @@ class Context:
         One search per source place. The sources cover every ticket with few searches: greedily, the
         place that ends the most tickets not yet covered (a search from it settles all of them).
         """
-        ids = self._int_graph[0]
+        ids = self.pairs.index
         ends = [(ids[a], ids[b]) if a in ids and b in ids else None for a, b in (ref.ends for ref in self.tickets)]
         at: dict[int, list[int]] = {}
         for k, pair in enumerate(ends):
@@ -369,7 +328,7 @@ class Context:
             if not items:
                 continue
             others = {ends[k][1] if ends[k][0] == place else ends[k][0] for k in items}
-            dist = self._distances(place, others)
+            dist = self.pairs.spaces_from(place, others)
             for k in items:
                 a, b = ends[k]
                 out[k] = dist[b if a == place else a]

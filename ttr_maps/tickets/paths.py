@@ -1,8 +1,8 @@
 """Shortest paths between a deck's places, and the routes they load.
 
-Built on the design checks' board graph (`checks.context.Context`: one edge per
-pair of adjacent places, its length the shortest route between them, no path
-passing through a country). On top of distances this counts shortest paths, so
+Built on the board graph (`boardgraph.PlaceGraph`, which the design checks'
+`Context` holds: one edge per pair of adjacent places, its length the shortest
+route between them, no path passing through a country). On top of distances this counts shortest paths, so
 a ticket's load on a route is the share of its shortest paths that ride it:
 a ticket with two equally short paths puts 0.5 on each path's own routes and
 1 on the routes both share.
@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from ..boardgraph import tight_edges
 from ..checks.context import Context
 from ..model.board import Board
 
@@ -51,22 +52,17 @@ class BoardPaths:
     def __init__(self, board: Board, context: Context | None = None):
         self.board = board
         self.ctx = context or Context(board)
-        g = self.ctx.graph
-        self.places: list[str] = list(g)
-        self.index = {p: k for k, p in enumerate(self.places)}
-        self.country = [p in self.ctx.countries for p in self.places]
+        g = self.ctx.pairs
+        self.graph = g
+        self.places: list[str] = g.names
+        self.index = g.index
+        self.country = g.country
         routes = self.ctx.board.routes
         self.edges: list[Edge] = []
-        order = self.ctx.place_index
-        for u, v, data in g.edges(data=True):
-            a, b = (u, v) if order[u] <= order[v] else (v, u)
-            shortest = tuple(i for i in data["routes"] if routes[i].length == data["length"])
-            self.edges.append(Edge(a, b, data["length"], shortest, tuple(str(routes[i].id) for i in shortest)))
-        self.ends = [(self.index[e.a], self.index[e.b]) for e in self.edges]
-        self.adj: list[list[tuple[int, int, int]]] = [[] for _ in self.places]  # (neighbour, length, edge index)
-        for k, (u, v) in enumerate(self.ends):
-            self.adj[u].append((v, self.edges[k].length, k))
-            self.adj[v].append((u, self.edges[k].length, k))
+        for (u, v), length, found in zip(g.ends, g.length, g.routes):  # u before v in the board's order
+            shortest = tuple(i for i in found if routes[i].length == length)
+            self.edges.append(Edge(g.names[u], g.names[v], length, shortest, tuple(str(routes[i].id) for i in shortest)))
+        self.ends: list[tuple[int, int]] = g.ends
         self._searches: dict[int, Search] = {}
         self._loads: dict[tuple[str, str], dict[int, float]] = {}
 
@@ -103,20 +99,10 @@ class BoardPaths:
         if sa.dist[j] is None:
             return {}
         count = sa.paths[j]
+        g = self.graph
         out: dict[int, float] = {}
-        seen = {j}
-        stack = [j]
-        while stack:
-            v = stack.pop()
-            dv = sa.dist[v]
-            for u, w, k in self.adj[v]:
-                du = sa.dist[u]
-                if du is None or du + w != dv or (self.country[u] and u != i):
-                    continue
-                out[k] = out.get(k, 0.0) + sa.paths[u] * sb.paths[v] / count
-                if u not in seen:
-                    seen.add(u)
-                    stack.append(u)
+        for k, u, v in tight_edges(g.adj, g.country, g.length, sa.dist, i, j):
+            out[k] = out.get(k, 0.0) + sa.paths[u] * sb.paths[v] / count
         return out
 
     @cached_property

@@ -32,7 +32,7 @@ def check(ctx: Context, options: dict) -> Iterator[Finding]:
     for ref in ctx.tickets:
         for end in set(ref.ends):
             counts[end] = counts.get(end, 0) + 1
-    places = [p for p in ctx.board.places if ctx.graph.degree(p.id)]
+    places = [p for p in ctx.board.places if ctx.pairs.degree(p.id)]
     if not counts or not places:
         return
     mean = sum(counts.get(p.id, 0) for p in places) / len(places)

@@ -29,5 +29,5 @@ def check(ctx: Context, options: dict) -> Iterator[Finding]:
         return
     used = {end for ref in ctx.tickets for end in ref.ends}
     for i, place in enumerate(ctx.board.places):
-        if place.id not in used and ctx.graph.degree(place.id):
+        if place.id not in used and ctx.pairs.degree(place.id):
             yield Finding(("places", i), f"no ticket in use starts or ends at '{place.id}'")

@@ -34,9 +34,10 @@ OPTIONS: dict = {}
 
 
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
-    import networkx as nx
-    g = ctx.graph
-    parts = [c for c in nx.connected_components(g) if len(c) > 1]
+    members: dict[int, list[str]] = {}
+    for n, k in ctx.components.items():
+        members.setdefault(k, []).append(n)
+    parts = [c for c in members.values() if len(c) > 1]
     if len(parts) < 2:
         return
     index = ctx.place_index

@@ -57,8 +57,10 @@ MAX_TRACKS = 3
 
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
     board = ctx.board
-    for a, b, data in ctx.graph.edges(data=True):
-        entries = sorted(data["routes"])
+    g = ctx.pairs
+    for (u, v), routes in zip(g.ends, g.routes):
+        a, b = g.names[u], g.names[v]
+        entries = sorted(routes)
         for n, i in enumerate(entries[1:], start=1):
             r = board.routes[i]
             kind = (r.length, r.ferry, r.tunnel)

@@ -39,11 +39,9 @@ OPTIONS: dict = {}
 
 
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
-    import networkx as nx
     if not ctx.countries:
         return
-    g, comps, index = ctx.graph, ctx.city_components, ctx.place_index
-    raw = {n: k for k, comp in enumerate(nx.connected_components(g)) for n in comp}
+    comps, index, raw = ctx.city_components, ctx.place_index, ctx.components
     for ref in ctx.tickets:
         a, b = ref.ends
         if a == b or a not in raw or b not in raw or raw[a] != raw[b]:
@@ -64,7 +62,7 @@ def check(ctx: Context, options: dict) -> Iterator[Finding]:
     for i, place in enumerate(ctx.board.places):
         if not place.is_country or index[place.id] != i:
             continue
-        parts = sorted({comps[n] for n in g[place.id] if n not in ctx.countries}, key=lambda k: (-sizes[k], index[first[k]]))
+        parts = sorted({comps[n] for n in ctx.country_neighbours[place.id]}, key=lambda k: (-sizes[k], index[first[k]]))
         if len(parts) < 2:
             continue
         others = ", ".join(f"{sizes[k]} around {first[k]}" for k in parts[1:])

@@ -31,7 +31,7 @@ OPTIONS: dict = {}
 
 
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
-    g = ctx.graph
+    g = ctx.pairs
     for i, place in enumerate(ctx.board.places):
         if ctx.place_index[place.id] == i and g.degree(place.id) == 0:
             yield Finding(("places", i), f"no route reaches '{place.id}'; add a route to it or remove it")

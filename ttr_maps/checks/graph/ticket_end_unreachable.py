@@ -30,9 +30,7 @@ OPTIONS: dict = {}
 
 
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
-    import networkx as nx
-    g = ctx.graph
-    part = {n: k for k, comp in enumerate(nx.connected_components(g)) for n in comp}
+    g, part = ctx.pairs, ctx.components
     for ref in ctx.tickets:
         a, b = ref.ends
         if a == b or a not in part or b not in part or part[a] == part[b]:

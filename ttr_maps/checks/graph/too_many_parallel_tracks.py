@@ -84,16 +84,18 @@ def check(ctx: Context, options: dict) -> Iterator[Finding]:
         per_entry = False  # the variant joins them into one double route (docs/rules.md#parallel-routes)
     drawn = f"at most {DRAWABLE}, the most a readable bundle of cars holds"
     board = ctx.board
-    for a, b, data in ctx.graph.edges(data=True):
+    g = ctx.pairs
+    for (u, v), routes, total in zip(g.ends, g.routes, g.tracks):
+        a, b = g.names[u], g.names[v]
         if per_entry:
-            widest = max(len(board.routes[r].tracks) for r in data["routes"])
-            tests = [(data["tracks"], DRAWABLE, drawn), (widest, limit, reason)]
+            widest = max(len(board.routes[r].tracks) for r in routes)
+            tests = [(total, DRAWABLE, drawn), (widest, limit, reason)]
         else:
-            tests = [(data["tracks"], limit, reason)]
+            tests = [(total, limit, reason)]
         for tracks, most, why in tests:
             if tracks > most:
                 yield Finding(
-                    ("routes", max(data["routes"]), "tracks"),
+                    ("routes", max(routes), "tracks"),
                     f"{tracks} parallel tracks join {a} and {b} ({why}); remove tracks, "
                     "or set max_tracks under [checks.options.G010] in ttr-maps.toml if they are meant",
                 )
