@@ -9,78 +9,34 @@ Both return plain JSON-ready dicts; `render_text` prints them as tables.
 
 from __future__ import annotations
 
-import heapq
 from collections import Counter
 from typing import Any
 
-import networkx as nx
-
+from .boardgraph import PlaceGraph
 from .model.board import GRAY, Board, Ticket
 from .model.variant import Variant
 
 
-def route_graph(board: Board) -> nx.Graph:
-    """One edge per route (place pair), weighted by its length in spaces; parallel tracks are one edge."""
-    g = nx.Graph()
-    g.add_nodes_from(p.id for p in board.places)
-    for r in board.routes:
-        if r.from_ == r.to:
-            continue
-        if not g.has_edge(r.from_, r.to) or g[r.from_][r.to]["weight"] > r.length:
-            g.add_edge(r.from_, r.to, weight=r.length)
-    return g
-
-
-def spaces_from(
-    adjacency: dict[str, list[tuple[str, int]]],
-    source: str,
-    countries: frozenset[str],
-    targets: set[str] | None = None,
-) -> dict[str, int]:
-    """Spaces on the shortest path from `source` to the places it reaches without passing through a country.
-
-    A country is a terminal place: a path may start or end there but never ride
-    through it, so the search reaches countries and does not go on from them.
-    With `targets`, the search stops once all of them are settled.
-    """
-    dist: dict[str, int] = {}
-    left = set(targets) if targets is not None else None
-    heap = [(0, source)]
-    while heap:
-        d, node = heapq.heappop(heap)
-        if node in dist:
-            continue
-        dist[node] = d
-        if left is not None:
-            left.discard(node)
-            if not left:
-                break
-        if node in countries and node != source:
-            continue
-        for nxt, length in adjacency.get(node, ()):
-            if nxt not in dist:
-                heapq.heappush(heap, (d + length, nxt))
-    return dist
-
-
-def ticket_paths(board: Board, graph: nx.Graph, tickets: list[Ticket] | tuple[Ticket, ...]) -> list[int | None]:
-    """The shortest path of each ticket in spaces (None when its ends are not connected).
+def ticket_paths(graph: PlaceGraph, tickets: list[Ticket] | tuple[Ticket, ...]) -> list[int | None]:
+    """The shortest path of each ticket in spaces, never passing through a country (None when its ends
+    are not connected).
 
     Paths are symmetric, so tickets are grouped under whichever end most tickets
-    share, and one search per group serves them all.
+    share, and one search per group (stopping once its targets are settled) serves them all.
     """
-    countries = frozenset(p.id for p in board.places if p.is_country)
-    adjacency = {n: [(m, e["weight"]) for m, e in graph[n].items()] for n in graph}
+    index = graph.index
     ends = Counter(end for t in tickets for end in {t.from_, t.to})
-    groups: dict[str, set[str]] = {}
+    groups: dict[str, set[int]] = {}
     for t in tickets:
         a, b = (t.from_, t.to) if ends[t.from_] >= ends[t.to] else (t.to, t.from_)
-        groups.setdefault(a, set()).add(b)
-    found = {a: spaces_from(adjacency, a, countries, targets) for a, targets in groups.items() if a in adjacency}
+        if b in index:
+            groups.setdefault(a, set()).add(index[b])
+    found = {a: graph.spaces_from(index[a], set(targets)) for a, targets in groups.items() if a in index}
     out: list[int | None] = []
     for t in tickets:
         a, b = (t.from_, t.to) if ends[t.from_] >= ends[t.to] else (t.to, t.from_)
-        out.append(found.get(a, {}).get(b))
+        dist = found.get(a)
+        out.append(dist[index[b]] if dist is not None and b in index else None)
     return out
 
 
@@ -113,7 +69,7 @@ def board_stats(board: Board, added: tuple[Ticket, ...] | list[Ticket] = ()) -> 
     """
     added = list(added)
     all_tickets = list(board.tickets) + added
-    graph = route_graph(board)
+    graph = PlaceGraph(board)
     spaces_by_color: Counter = Counter()
     tracks_by_color: Counter = Counter()
     tracks_by_length: Counter = Counter()
@@ -155,8 +111,8 @@ def board_stats(board: Board, added: tuple[Ticket, ...] | list[Ticket] = ()) -> 
         "ferry_locomotives": ferry_locomotives,
         "tunnels": tunnels,
         "tickets_by_deck": decks,
-        "degree": {p.id: graph.degree(p.id) for p in board.places},
-        "tickets": [_ticket_row(t, n) for t, n in zip(all_tickets, ticket_paths(board, graph, all_tickets))],
+        "degree": {p.id: len(graph.adj[graph.index[p.id]]) for p in board.places},
+        "tickets": [_ticket_row(t, n) for t, n in zip(all_tickets, ticket_paths(graph, all_tickets))],
     }
 
 
