@@ -10,9 +10,9 @@ open-case counters. docs/simulate.md lists every field.
 from __future__ import annotations
 
 import weakref
-from heapq import heappop, heappush
 from typing import TYPE_CHECKING
 
+from ..boardgraph import spaces, tight_edges
 from ..engine.actions import DrawBlind, DrawFaceUp, DrawTickets
 from ..engine.events import Claimed, StationBuilt, TicketsKept
 
@@ -26,20 +26,25 @@ class TicketPaths:
     """For each ticket, the routes on some shortest path (by spaces) between its ends on the empty board,
     passing through no country: what "a claim blocked a ticket" is measured against.
 
-    Worked out for a ticket the first time a record asks (a game keeps a few tickets), by a Dijkstra from
-    one end that stops past the other, then a walk back over the tight routes: memory and time follow the
-    tickets kept, not the board's places squared (an all-pairs table ran a 20,000-place board out of memory).
+    Worked out for a ticket the first time a record asks (a game keeps a few tickets), by the board graph's
+    search from one end that stops at the other, then a walk back over the tight routes
+    (`boardgraph.spaces`, `boardgraph.tight_edges`): memory and time follow the tickets kept, not the
+    board's places squared (an all-pairs table ran a 20,000-place board out of memory).
     """
 
     def __init__(self, game: Game):
         t = game.t
         self.length = t.route_length
         self.country = t.is_country
-        self.adj: list[list[tuple[int, int]]] = [[] for _ in range(t.NP)]
+        self.adj: list[list[tuple[int, int]]] = [[] for _ in range(t.NP)]  # (route, other end)
+        self.wadj: list[list[tuple[int, int]]] = [[] for _ in range(t.NP)]  # (other end, spaces)
         for r, (a, b) in enumerate(t.route_ends):
             if a != b:
                 self.adj[a].append((r, b))
                 self.adj[b].append((r, a))
+                self.wadj[a].append((b, self.length[r]))
+                self.wadj[b].append((a, self.length[r]))
+        self.longest = max(self.length, default=0)
         self.ends = [(t.place_index[k.from_], t.place_index[k.to]) for k in t.tickets]
         self._known: dict[int, frozenset[int]] = {}
 
@@ -50,40 +55,8 @@ class TicketPaths:
         return routes
 
     def _routes(self, a: int, b: int) -> frozenset[int]:
-        adj, length, country = self.adj, self.length, self.country
-        dist = {a: 0}
-        heap = [(0, a)]
-        best = None
-        while heap:
-            d, u = heappop(heap)
-            if best is not None and d > best:
-                break
-            if d > dist[u]:
-                continue
-            if u == b:
-                best = d
-                continue
-            if country[u] and u != a:
-                continue  # a country is entered, never passed through
-            for r, v in adj[u]:
-                nd = d + length[r]
-                if nd < dist.get(v, nd + 1):
-                    dist[v] = nd
-                    heappush(heap, (nd, v))
-        if best is None:
-            return frozenset()
-        routes = set()
-        stack, seen = [b], {b}
-        while stack:
-            v = stack.pop()
-            for r, u in adj[v]:
-                du = dist.get(u)
-                if du is not None and du + length[r] == dist[v] and (u == a or not country[u]):
-                    routes.add(r)
-                    if u not in seen:
-                        seen.add(u)
-                        stack.append(u)
-        return frozenset(routes)
+        dist = spaces(self.wadj, self.country, a, {b}, longest=self.longest)
+        return frozenset(r for r, _, _ in tight_edges(self.adj, self.country, self.length, dist, a, b))
 
 
 _PATHS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
