@@ -10,26 +10,12 @@ import click
 
 from ttr_maps.fileio import looks_like_state_file
 from ttr_maps.report import render
+from ttr_maps.scorerows import SCORE_ROWS, variant_rows
 
 if TYPE_CHECKING:
     from ttr_maps.engine.scoring import ScoreSheet
 
 # The engine and the models are imported where they are used: every command's start-up pays for imports.
-
-ROWS = (
-    ("routes", "routes"),
-    ("tickets_completed", "tickets completed"),
-    ("tickets_failed", "tickets failed"),
-    ("longest_path", "longest path bonus"),
-    ("most_tickets", "most tickets bonus"),
-    ("stations", "stations not built"),
-    ("goods", "goods tokens"),
-    ("flags", "French flags"),
-    ("two_paths", "two-paths bonus"),
-    ("most_routes", "most routes bonus"),
-)
-
-
 
 @click.command("score")
 @click.argument("position", type=click.Path(dir_okay=True, path_type=str))
@@ -103,20 +89,6 @@ def _score_state_file(path: str, fmt: str) -> None:
         click.echo(_as_text(loaded, sheet))
 
 
-def _shown_rows(variant) -> list[tuple[str, str]]:
-    bonuses = variant.scoring.bonuses
-    wanted = {
-        "longest_path": bonuses.longest_path > 0,
-        "most_tickets": bonuses.most_tickets > 0,
-        "stations": variant.stations.count > 0,
-        "goods": bonuses.goods,
-        "flags": variant.flags.points > 0,
-        "two_paths": bonuses.two_paths > 0,
-        "most_routes": bool(bonuses.most_routes),
-    }
-    return [(key, label) for key, label in ROWS if wanted.get(key, True)]
-
-
 def _ticket_text(ticket) -> str:
     return f"{ticket.from_}-{ticket.to} ({ticket.points})"
 
@@ -126,10 +98,10 @@ def _as_text(loaded, sheet: ScoreSheet) -> str:
     tickets = _tickets(loaded)
     names = [p.name for p in sheet.players]
     width = max([5] + [len(n) for n in names])
-    label_width = max(len(label) for _k, label in ROWS) + 2
+    label_width = max(len(label) for _k, label in SCORE_ROWS) + 2
     lines = [f"{variant.name}: {len(names)} players ({loaded.path})", ""]
     lines.append(" " * label_width + " ".join(f"{n:>{width}}" for n in names))
-    for key, label in _shown_rows(variant):
+    for key, label in variant_rows(variant):
         lines.append(f"{label:<{label_width}}" + " ".join(f"{p.breakdown[key]:>{width}}" for p in sheet.players))
     lines.append(f"{'total':<{label_width}}" + " ".join(f"{p.total:>{width}}" for p in sheet.players))
     lines.append("")

@@ -6,6 +6,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from ..limits import DOCS, DRAWING, size
+from ..scorerows import ALWAYS, SCORE_ROWS, variant_rows
 from . import plots
 from .heatmap import NEVER, gradient_css, heat, heat_map_svg
 
@@ -46,39 +47,15 @@ def _ci(rate: dict | None) -> str:
     return f"{_pct(rate['rate'])} <span class='note'>({_pct(rate['ci'][0])}–{_pct(rate['ci'][1])})</span>"
 
 
-#: Score sheet rows in plain words, in the score sheet's order (`ttr-maps score` names them alike).
-SCORE_ROWS = (
-    ("routes", "routes"),
-    ("tickets_completed", "tickets completed"),
-    ("tickets_failed", "tickets failed"),
-    ("longest_path", "longest path bonus"),
-    ("most_tickets", "most tickets bonus"),
-    ("stations", "stations not built"),
-    ("goods", "goods tokens"),
-    ("flags", "French flags"),
-    ("two_paths", "two-paths bonus"),
-    ("most_routes", "most routes bonus"),
-)
-
-
 def score_columns(bots: dict, variant: Variant | None = None) -> list[tuple[str, str]]:
     """The score rows this variant has (routes and tickets always; a bonus only where the variant sets it),
     as (key, plain name); without the variant, the rows any bot scored points in."""
     if variant is not None:
-        bonuses = variant.scoring.bonuses
-        used = {
-            "longest_path": bonuses.longest_path > 0,
-            "most_tickets": bonuses.most_tickets > 0,
-            "stations": variant.stations.count > 0,
-            "goods": bonuses.goods,
-            "flags": variant.flags.points > 0,
-            "two_paths": bonuses.two_paths > 0,
-            "most_routes": bool(bonuses.most_routes),
-        }
+        rows = variant_rows(variant)
     else:
         used = {k: any(b["breakdown"].get(k, 0) for b in bots.values()) for k, _ in SCORE_ROWS}
+        rows = [(k, label) for k, label in SCORE_ROWS if k in ALWAYS or used[k]]
     known = {k for k, _ in SCORE_ROWS}
-    rows = [(k, label) for k, label in SCORE_ROWS if k in ("routes", "tickets_completed", "tickets_failed") or used.get(k)]
     # a row a newer engine scores that this list does not know yet: shown under its own name
     rows += [(k, k.replace("_", " ")) for k in sorted({k for b in bots.values() for k in b["breakdown"]} - known)]
     return rows
