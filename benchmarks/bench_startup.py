@@ -13,7 +13,8 @@ README's first command: the USA rules and board, every check) as a user runs it
 again on an unchanged file (the checks' findings come from the cache, see
 ttr_maps/checks/cache.py), and with `--no-cache` as on the first run after an
 install or a change (`--ignore D` too: the same without the drawing checks, which
-lay the board out as `render` does); the Paris board alone, cached.
+lay the board out as `render` does); the Paris board alone, cached; `ttr-maps stats usa`,
+`ttr-maps tickets score usa` and `ttr-maps score` of examples/positions/usa.yaml (final scoring).
 
 The children get a fresh cache folder (TTR_MAPS_CACHE_DIR) and may write
 bytecode (PYTHONDONTWRITEBYTECODE is dropped): an installed wheel has its .pyc
@@ -39,6 +40,9 @@ COMMANDS = {
     "validate usa --no-cache": ["validate", "usa", "--no-cache"],
     "validate usa --no-cache --ignore D": ["validate", "usa", "--no-cache", "--ignore", "D"],
     "validate paris": ["validate", "paris"],
+    "stats usa": ["stats", "usa"],
+    "tickets score usa": ["tickets", "score", "usa"],
+    "score examples/positions/usa.yaml": ["score", str(Path(__file__).resolve().parent.parent / "examples" / "positions" / "usa.yaml")],
 }
 
 
