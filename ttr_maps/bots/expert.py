@@ -347,7 +347,11 @@ class ExpertBot(PlanningBot):
 
     def opponent_gaps(self, view) -> dict[int, float]:
         """Routes an opponent seems to need: on the cheapest join of its two largest networks, valued by the detour
-        their loss would force (a cut join: about a ticket). Public information only (claims); cached per claim count."""
+        their loss would force (a cut join: about a ticket). Public information only (claims); cached per claim count.
+
+        Each opponent's part is kept until that opponent claims or a claim lands on one of the routes its joins
+        (the cheapest and each detour) went through: every other claim only made a route those searches did not
+        use dearer, which leaves each search's answer, ties included, as it was (see plan_network)."""
         know = self.know
         key = sum(know.seen)
         if key == self._gaps_key:
@@ -355,33 +359,78 @@ class ExpertBot(PlanningBot):
         bd = self.bd
         out: dict[int, float] = {}
         share = self.block_weight / max(1, bd.n - 2) ** 0.5
+        kept = self._gaps_parts
+        if kept is None:
+            kept = self._gaps_parts = {}
+        log = know.log
         for p in range(bd.n):
             if p == self.seat or len(know.routes_of[p]) < 2:
                 continue
+            part = kept.get(p)
+            new_claims = ()
+            if part is not None:
+                if part[0] != len(know.routes_of[p]):
+                    part = None
+                else:
+                    new_claims = set(log[part[1]:])
+            part = kept[p] = self._opponent_gaps_of(p, part, new_claims)
+            for r, harm in part[3]:
+                out[r] = out.get(r, 0.0) + share * harm
+        self._gaps_key = key
+        self._gaps = out
+        return out
+
+    _gaps_parts: dict | None = None
+
+    def _opponent_gaps_of(self, p: int, part: tuple | None, new_claims) -> tuple:
+        """Opponent p's part of opponent_gaps: (its routes claimed, claims seen, the join's search, [(route, harm)]
+        in path order, each detour's search). A search kept from `part` is reused when none of `new_claims`
+        (routes claimed since) lies on the path it found: every such claim only made a route it did not use
+        dearer, which leaves its answer, ties included, as it was (see plan_network)."""
+        bd, know = self.bd, self.know
+        n_own, seen = len(know.routes_of[p]), len(know.log)
+        if part is not None and part[2] is None:  # fewer than two networks, or no join at all
+            return (n_own, seen, None, [], {})
+        own = cost = src = dst = None
+        base_res = None
+        if part is not None and part[2][1].isdisjoint(new_claims):
+            base_res = part[2]
+        else:
             own = set(know.routes_of[p])
             comps = _components(bd, own)
             if len(comps) < 2:
-                continue
+                return (n_own, seen, None, [], {})
             comps.sort(key=len, reverse=True)
             src, dst = comps[0], comps[1]
             cost = self._cost_for(p, own)
             res = _join(bd, cost, src, dst)
             if res is None:
+                return (n_own, seen, None, [], {})
+            base_res = (res, frozenset(res[1]), src, dst)
+            part = None
+        (base, path), _used, src, dst = base_res
+        alts_old = part[4] if part is not None else {}
+        alts = {}
+        harms = []
+        for r in path:
+            if not know.open[r]:
                 continue
-            base, path = res
-            for r in path:
-                if not know.open[r]:
-                    continue
+            kept_alt = alts_old.get(r)
+            if kept_alt is not None and kept_alt[1].isdisjoint(new_claims):
+                alt = kept_alt[0]
+                alts[r] = kept_alt
+            else:
+                if cost is None:
+                    cost = self._cost_for(p, set(know.routes_of[p]))
                 saved = cost[r]
                 cost[r] = INF
                 alt = _join(bd, cost, src, dst)
                 cost[r] = saved
-                harm = self.block_ticket if alt is None else min(self.block_ticket, self.block_train * (alt[0] - base))
-                if harm > 0:
-                    out[r] = out.get(r, 0.0) + share * harm
-        self._gaps_key = key
-        self._gaps = out
-        return out
+                alts[r] = (alt, frozenset(alt[1]) if alt is not None else frozenset())
+            harm = self.block_ticket if alt is None else min(self.block_ticket, self.block_train * (alt[0] - base))
+            if harm > 0:
+                harms.append((r, harm))
+        return (n_own, seen, base_res, harms, alts)
 
     def _cost_for(self, p: int, own: set[int]) -> list[float]:
         """Route costs as opponent p sees them (from the public claims)."""
@@ -541,13 +590,16 @@ def _components(bd, routes: set[int]) -> list[set[int]]:
 
 def _join(bd, cost: list[float], src: set[int], dst: set[int]) -> tuple[float, list[int]] | None:
     """(cost, routes) of the cheapest path from any place of `src` to any place of `dst`, or None."""
-    dist = {x: 0.0 for x in src}
-    prev: dict[int, int] = {}
+    dist = [INF] * bd.NP
+    prev = [-1] * bd.NP
+    for x in src:
+        dist[x] = 0.0
     heap = [(0.0, x) for x in sorted(src)]
     adj, country = bd.adj, bd.country
+    pop, push = heappop, heappush
     while heap:
-        d, u = heappop(heap)
-        if d > dist.get(u, INF):
+        d, u = pop(heap)
+        if d > dist[u]:
             continue
         if u in dst:
             path = []
@@ -561,12 +613,9 @@ def _join(bd, cost: list[float], src: set[int], dst: set[int]) -> tuple[float, l
         if country[u] and u not in src:
             continue
         for r, v in adj[u]:
-            w = cost[r]
-            if w == INF:
-                continue
-            nd = d + w
-            if nd < dist.get(v, INF):
+            nd = d + cost[r]
+            if nd < dist[v]:
                 dist[v] = nd
                 prev[v] = r
-                heappush(heap, (nd, v))
+                push(heap, (nd, v))
     return None

@@ -100,7 +100,11 @@ class PlanningBot(Bot):
     def __init__(self, game, seat, seed):
         super().__init__(game, seat, seed)
         bd = self.bd = board_data(game)
-        base = [self.route_cost(r) for r in range(bd.NR)]
+        # A style's route costs are fixed per board (class attributes and public tables): worked out once per
+        # game and style, not per bot of every game.
+        base = bd.style_costs.get(type(self))
+        if base is None:
+            base = bd.style_costs[type(self)] = [self.route_cost(r) for r in range(bd.NR)]
         self.know = Knowledge(bd, seat, base, self.borrow_cost)
         self.reserve = self.keep_reserve * bd.trains / 45
         self.plan: Plan | None = None

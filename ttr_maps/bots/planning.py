@@ -92,6 +92,9 @@ class BoardData:
         # Static distances (by length) for cheap estimates: ticket difficulty, etc. One place's row is worked out
         # when first asked for (only tickets' ends are), not all pairs: that grew with places squared (issue 20.4).
         self.dist0 = _Rows(self, [float(n) for n in self.length])
+        # Routes with a track that can ever be claimed (Knowledge's `open` at the start of a game).
+        self.open0 = tuple(any(self.track_ok[tid] for tid in tids) for tids in t.route_tids)
+        self.style_costs: dict[type, list[float]] = {}  # bot class -> its route costs (PlanningBot.route_cost)
         if any(len(k.destinations) > 1 for k in t.tickets):
             self._aim_tickets(t)
 
@@ -212,7 +215,7 @@ class Knowledge:
         self.owner = [-1] * t.NT
         self.mine = [False] * bd.NR
         self.claimed = [False] * bd.NR  # some track claimed by anyone
-        self.open = [any(bd.track_ok[tid] for tid in bd.route_tids[r]) for r in range(bd.NR)]
+        self.open = list(bd.open0)
         self.base_cost = base_cost
         self.borrow = borrow
         self.cost = [base_cost[r] if self.open[r] else INF for r in range(bd.NR)]
@@ -223,6 +226,7 @@ class Knowledge:
         self.my_routes: list[int] = []
         self.routes_of: list[list[int]] = [[] for _ in range(bd.n)]  # every player's claimed routes, in order
         self.changed: list[int] = []  # routes whose status changed since the bot last looked
+        self.log: list[int] = []  # every claimed route, as this seat learnt of them
         self.version = 0
         self.plans: dict[tuple[int, ...], tuple] = {}  # plan_network's networks per ticket-order prefix, for `plans_version`
         self.plans_version = -1
@@ -267,6 +271,7 @@ class Knowledge:
         self.claimed[r] = True
         self.routes_of[p].append(r)
         self.changed.append(r)
+        self.log.append(r)
         if p == self.seat:
             self.mine[r] = True
             self.my_routes.append(r)

@@ -93,6 +93,8 @@ class GameRecorder:
         self.capped = False
         self._turn = 0
         self._shortest = ticket_route_sets(game)
+        # Per seat: the routes on a shortest path of any ticket it kept (a claim of one blocks that seat).
+        self._on_paths: list[set[int]] = [set().union(*(self._shortest[k] for k in state.kept[p])) for p in range(n)]
         self._events: list = []
         state.events = self._events  # the engine tells what each action did (ttr_maps/engine/events.py)
 
@@ -125,6 +127,9 @@ class GameRecorder:
                 p = e.seat
                 self.kept[p].extend((t.ticket_keys[k], e.setup, self._turn) for k in e.kept)
                 self.returned[p].extend(t.ticket_keys[k] for k in e.returned)
+                on_paths = self._on_paths[p]
+                for k in e.kept:
+                    on_paths.update(self._shortest[k])
             elif ty is StationBuilt:
                 self.stations.append([self._turn, e.seat, t.place_ids[e.place]])
                 self._add_paid(self.paid[e.seat], e.paid)
@@ -136,8 +141,8 @@ class GameRecorder:
         p, tid = e.seat, e.tid
         r = t.t_route[tid]
         blocked = 0
-        for q in range(self.game.num_players):
-            if q != p and any(r in self._shortest[k] for k in s.kept[q]):
+        for q, on_paths in enumerate(self._on_paths):
+            if q != p and r in on_paths:
                 blocked += 1
         self.claims.append([self._turn, p, t.route_ids[r], t.t_track[tid], blocked])
         paid = self.paid[p]
