@@ -27,6 +27,8 @@ def _expected(variant, board) -> tuple[str, ...]:
         names.append("flags")
     if variant.passengers.count > 0 or variant.scoring.bonuses.goods:
         names.append("passengers")
+    if variant.stand_ins.ferry or variant.stand_ins.routes:
+        names.append("stand-ins")
     if any(r.tunnel for r in board.routes):
         names.append("tunnels")
     return tuple(names)
@@ -36,7 +38,7 @@ def _expected(variant, board) -> tuple[str, ...]:
 def test_the_list_a_game_builds_follows_the_variant_switches(path):
     game = Game.from_file(path, 2)
     assert game.mechanic_names == _expected(game.variant, game.board)
-    for name in ("stations", "flags", "passengers", "tunnels"):
+    for name in ("stations", "flags", "passengers", "stand-ins", "tunnels"):
         assert game.uses(name) == (name in _expected(game.variant, game.board))
 
 

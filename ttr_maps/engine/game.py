@@ -24,7 +24,6 @@ from .actions import (
     Action,
     ClaimTrack,
     DrawTickets,
-    GiveStandIns,
     KeepTickets,
 )
 from .phases import (  # noqa: F401 (PH_*, PHASE_NAMES and OPEN_CASES: names of this module's surface)
@@ -81,7 +80,6 @@ class Game:
         self.open_positions: dict[int, tuple[int, ...]] = {}
         self.ticket_cache: dict[tuple, DrawTickets] = {}
         self.keep_cache: dict[tuple, KeepTickets] = {}
-        self.stand_in_cache: dict[tuple[int, int], GiveStandIns] = {}
         self.draw_tickets_plain = DrawTickets(())
         draw = variant.tickets.draw
         self.draw_piles = tuple(draw.mix) if draw.mix and draw.count > 0 else tuple(d.pile for d in draw.deal if d.count > 0)

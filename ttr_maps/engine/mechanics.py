@@ -8,10 +8,10 @@ entry appended to mechanic.MECHANICS before the Game is made (docs/engine.md#mec
 
 from __future__ import annotations
 
-from . import flags, passengers, stations, tunnels
+from . import flags, passengers, stand_ins, stations, tunnels
 from .mechanic import MECHANICS, Mechanic
 
-OWN: tuple[Mechanic, ...] = (stations.STATIONS, flags.FLAGS, passengers.PASSENGERS, tunnels.TUNNELS)
+OWN: tuple[Mechanic, ...] = (stations.STATIONS, flags.FLAGS, passengers.PASSENGERS, stand_ins.STAND_INS, tunnels.TUNNELS)
 MECHANICS.extend(m for m in OWN if m not in MECHANICS)
 
 # The State attributes of the engine's own mechanics: slots of the class games make (game.State).

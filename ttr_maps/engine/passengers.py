@@ -181,7 +181,7 @@ def apply_move(state: State, action: MovePassenger) -> None:
     if journey is None:
         del state.passenger_at[frm]
         journey = state.journey = Journey(frm, frm, set(), {frm})
-        state.phase = state.PH_JOURNEY
+        state.phase = PH_JOURNEY
     if cost:
         state.hands[p][t.PASS] -= cost
         state.discard[t.PASS] += cost

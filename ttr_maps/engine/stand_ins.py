@@ -14,12 +14,14 @@ of stand-ins from none up.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .actions import ClaimTrack, GiveStandIns
+from .actions import ClaimTrack, GiveStandIns, payment_text
 from . import tunnels
 from .errors import R_STAND_IN, IllegalAction
+from .mechanic import Mechanic
 from .payments import color_payments, discard_payment, take_payment
+from .phases import PH_STAND_IN
 
 if TYPE_CHECKING:
     from .state import State
@@ -121,7 +123,7 @@ def check(state: State, tid: int, counts: tuple, n: int, rid: str) -> None:
 
 def start(state: State, tid: int, counts: tuple, n: int) -> None:
     state.stand_ins = PendingStandIns(tid, counts, n, [0] * state.t.NC, -1)
-    state.phase = state.PH_STAND_IN
+    state.phase = PH_STAND_IN
 
 
 def _givable(state: State) -> tuple[PendingStandIns, list[int], int]:
@@ -191,3 +193,81 @@ def finish(state: State) -> None:
             state.discard[k] += m
             state.discard_total += m
     state.complete_claim(pend.tid, pend.paid, (), given)
+
+
+class StandIns(Mechanic):
+    """Stand-ins as a mechanic (mechanic.py). Its slice: the claim waiting for its stand-in cards
+    (`stand_ins`, a PendingStandIns, or None). It takes over the payment of a claim that names stand-ins
+    (pay_claim, before a tunnel's) and owns the stand-ins phase. Which claims may name them is still
+    listed and checked by claims.py (legal_claims, check). Switched on by the variant's `stand_ins`."""
+
+    name = "stand-ins"
+    fields = ("stand_ins",)
+    phases = {PH_STAND_IN: legal}
+    handlers = {(PH_STAND_IN, GiveStandIns): apply_give}
+
+    def enabled(self, variant, board) -> bool:
+        return bool(variant.stand_ins.ferry or variant.stand_ins.routes)
+
+    def setup(self, game: Any) -> None:
+        game.stand_in_cache = {}  # interned GiveStandIns actions
+
+    def new(self, state: State) -> None:
+        state.stand_ins = None
+
+    def copy(self, src: State, dst: State) -> None:
+        dst.stand_ins = src.stand_ins.copy() if src.stand_ins is not None else None
+
+    def key(self, state: State) -> tuple:
+        return (state.stand_ins.key() if state.stand_ins else None,)
+
+    def write(self, state: State, data: dict[str, Any]) -> None:
+        si = state.stand_ins
+        if si is None:
+            return
+        t = state.t
+        data["pending"]["stand_ins"] = {
+            "route": t.route_ids[t.t_route[si.tid]],
+            "track": t.t_track[si.tid],
+            "paid": payment_text(t.payment(t.payment_id(*si.paid))),
+            "count": si.count,
+            "given": {t.kinds[k]: m for k, m in enumerate(si.given) if m},
+        }
+
+    def read(self, rd: Any, state: State) -> None:
+        si = rd.sf.pending.stand_ins
+        if si is not None:
+            state.stand_ins = self._read_pending(rd, state, si)
+        phase = rd.sf.phase
+        if phase == "stand-ins" and state.stand_ins is None:
+            rd.error("phase stand-ins needs pending.stand-ins", ("phase",))
+        if phase != "stand-ins" and state.stand_ins is not None:
+            rd.error("pending.stand-ins is only meaningful in phase stand-ins", ("pending", "stand-ins"))
+
+    def _read_pending(self, rd: Any, s: State, si: Any) -> PendingStandIns:
+        """A claim waiting for its stand-in cards (docs/rules.md#stand-ins), checked as the claim itself is."""
+        t = rd.t
+        at = ("pending", "stand_ins")
+        tid = rd.track(si.route, si.track, at)
+        pay = rd.payment(si.paid, at + ("paid",))
+        given = [0] * t.NC
+        for name, m in si.given.items():
+            k = rd.kind(name, at + ("given", name), key=True)
+            if k >= t.NC:
+                rd.error("stand-ins are coloured train cards", at + ("given", name), key=True)
+            given[k] += m
+        tid, counts = rd.check_claim(s, ClaimTrack(t.t_route[tid], t.t_track[tid], pay, si.count), at)
+        pend = PendingStandIns(tid, counts, si.count, given, max((k for k in range(t.NC) if given[k]), default=-1))
+        hand = s.hands[s.current]
+        if any(given[k] + (counts[1] if k == counts[0] else 0) > hand[k] for k in range(t.NC)) or pend.still(t) < 0:
+            rd.error("more stand-in cards than the hand holds or the claim asks for", at + ("given",))
+        return pend
+
+    def pay_claim(self, state: State, tid: int, counts: tuple, action: Any) -> bool:
+        if not action.stand_ins:
+            return False
+        start(state, tid, counts, action.stand_ins)
+        return True
+
+
+STAND_INS = StandIns()

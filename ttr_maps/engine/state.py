@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable
 
-from . import phases
 from .actions import Action
 from .errors import R_OVER, R_TURN, IllegalAction
 from .phases import OPEN_CASES, PH_OVER, PH_TURN, PHASE_DOC, PHASE_NAMES
@@ -26,16 +25,10 @@ class State:
     adds the position's forms for the outside: `to_dict` / `from_dict` (state files) and `observation`.
     """
 
-    # The phases (phases.py), for the mechanics: `state.PH_TUNNEL`.
-    PH_TURN, PH_SECOND, PH_KEEP, PH_SETUP_MIX, PH_TUNNEL, PH_FLAG, PH_PASSENGER, PH_JOURNEY, PH_OVER, PH_STAND_IN = (
-        phases.PH_TURN, phases.PH_SECOND, phases.PH_KEEP, phases.PH_SETUP_MIX, phases.PH_TUNNEL, phases.PH_FLAG,
-        phases.PH_PASSENGER, phases.PH_JOURNEY, phases.PH_OVER, phases.PH_STAND_IN,
-    )
-
     __slots__ = (
         "game", "t", "seed", "rng", "deck", "discard", "discard_total", "face_up", "hands", "trains", "scores",
         "owner", "avail", "group_open", "route_mask", "claims", "piles", "boxed", "aside", "kept",
-        "offers", "in_setup", "setup_stage", "setup_kept", "phase", "current", "pending_route", "stand_ins",
+        "offers", "in_setup", "setup_stage", "setup_kept", "phase", "current", "pending_route",
         "final_left", "passes", "turns", "counters", "history",
         "redeal_locos", "redeal_passengers", "face_up_loco_rule", "row_stopped", "_sheet", "first", "events",
     )
@@ -77,7 +70,6 @@ class State:
         self.setup_kept: list[list[int]] = [[] for _ in range(n)]
         self.phase = PH_TURN
         self.current = 0
-        self.stand_ins = None  # a stand_ins.PendingStandIns while a claim waits for its stand-in cards
         self.pending_route = -1
         self.final_left = -1
         self.passes = 0
@@ -203,7 +195,6 @@ class State:
         s.setup_kept = [x[:] for x in self.setup_kept]
         s.phase = self.phase
         s.current = self.current
-        s.stand_ins = self.stand_ins.copy() if self.stand_ins is not None else None
         s.pending_route = self.pending_route
         s.final_left = self.final_left
         s.passes = self.passes
@@ -231,7 +222,7 @@ class State:
             tuple(map(tuple, self.setup_kept)), self.phase, self.current,
             self.pending_route,
             self.final_left, self.passes, self.turns, tuple(sorted(self.counters.items())),
-            tuple(map(tuple, self.claims)), self.row_stopped, self.stand_ins.key() if self.stand_ins else None,
+            tuple(map(tuple, self.claims)), self.row_stopped,
             self.first, tuple(m.key(self) for m in self.game.known_mechanics),
         )
 

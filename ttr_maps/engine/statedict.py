@@ -28,13 +28,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..diagnostics import Diagnostic, did_you_mean, register_code
 
-from .actions import Action, ClaimTrack, payment_text
+from .actions import Action, ClaimTrack
 from .cards import check_face_up
 from .claims import check_claim, place_trains
 from .errors import IllegalAction
 from .notation import NotationError, action_text, parse_actions, parse_payment
-from .phases import PHASE_NAMES
-from .stand_ins import PendingStandIns
+from .phases import PH_TURN, PHASE_NAMES
 from .tables import UnknownRoute
 
 if TYPE_CHECKING:
@@ -267,16 +266,6 @@ def state_to_dict(state: State, variant_ref: str | None = None) -> dict[str, Any
     pending: dict[str, Any] = {}
     if state.pending_route >= 0:
         pending["route"] = t.route_ids[state.pending_route]
-    if state.stand_ins is not None:
-        si = state.stand_ins
-
-        pending["stand_ins"] = {
-            "route": t.route_ids[t.t_route[si.tid]],
-            "track": t.t_track[si.tid],
-            "paid": payment_text(t.payment(t.payment_id(*si.paid))),
-            "count": si.count,
-            "given": {kinds[k]: m for k, m in enumerate(si.given) if m},
-        }
     data: dict[str, Any] = {
         "format": STATE_FORMAT,
         "variant": variant_ref or game.variant_path or "",
@@ -367,6 +356,24 @@ class _Reader:
             return self.t.payment_counts(parse_payment(self.game, text))
         except NotationError as exc:
             raise StateFileError(str(exc), loc, "T011") from None
+
+    def payment(self, text: str, loc: tuple):
+        """A payment in the notation (`2red+1loco`)."""
+        try:
+            return parse_payment(self.game, text)
+        except NotationError as exc:
+            raise StateFileError(str(exc), loc, "T011") from None
+
+    def check_claim(self, s: State, action: ClaimTrack, loc: tuple) -> tuple[int, tuple]:
+        """The checks of a claim as at the start of the current player's turn: (track, payment counts)."""
+        phase = s.phase
+        s.phase = PH_TURN
+        try:
+            return check_claim(s, action)
+        except IllegalAction as exc:
+            raise StateFileError(f"the claim is not legal here: {exc.reason}", loc, "T014") from None
+        finally:
+            s.phase = phase
 
     def kind(self, name: str, loc: tuple, key: bool = False) -> int:
         k = self.t.kind_index.get(name)
@@ -575,45 +582,8 @@ def _read_pending(rd: _Reader, s: State) -> None:
     pend = sf.pending
     if pend.route is not None:
         s.pending_route = rd.route(pend.route, ("pending", "route"))
-    if pend.stand_ins is not None:
-        s.stand_ins = _pending_stand_ins(rd, s, pend.stand_ins)
-    for ph, obj in (("stand-ins", s.stand_ins),):
-        if sf.phase == ph and obj is None:
-            raise StateFileError(f"phase {ph} needs pending.{ph}", ("phase",), "T014")
-        if sf.phase != ph and obj is not None:
-            raise StateFileError(f"pending.{ph} is only meaningful in phase {ph}", ("pending", ph), "T014")
     if sf.phase == "keep-tickets" and not s.offers[sf.current]:
         raise StateFileError(f"phase keep-tickets needs offered tickets for seat {sf.current}", ("phase",), "T014")
-
-
-def _pending_stand_ins(rd: _Reader, s: State, si: StandIns):
-    """A claim waiting for its stand-in cards (docs/rules.md#stand-ins), checked as the claim itself is."""
-    t = rd.t
-    at = ("pending", "stand_ins")
-    tid = rd.track(si.route, si.track, at)
-    try:
-        pay = parse_payment(rd.game, si.paid)
-    except NotationError as exc:
-        raise StateFileError(str(exc), at + ("paid",), "T011") from None
-    given = [0] * t.NC
-    for name, m in si.given.items():
-        k = rd.kind(name, at + ("given", name), key=True)
-        if k >= t.NC:
-            raise StateFileError("stand-ins are coloured train cards", at + ("given", name), "T014", key=True)
-        given[k] += m
-    phase = s.phase
-    s.phase = s.PH_TURN
-    try:
-        tid, counts = check_claim(s, ClaimTrack(t.t_route[tid], t.t_track[tid], pay, si.count))
-    except IllegalAction as exc:
-        raise StateFileError(f"the claim is not legal here: {exc.reason}", at, "T014") from None
-    finally:
-        s.phase = phase
-    pend = PendingStandIns(tid, counts, si.count, given, max((k for k in range(t.NC) if given[k]), default=-1))
-    hand = s.hands[s.current]
-    if any(given[k] + (counts[1] if k == counts[0] else 0) > hand[k] for k in range(t.NC)) or pend.still(t) < 0:
-        raise StateFileError("more stand-in cards than the hand holds or the claim asks for", at + ("given",), "T014")
-    return pend
 
 
 def _history(game: Game, lines: list[str]) -> list[Action]:

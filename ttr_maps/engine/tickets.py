@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from .actions import DrawTickets, KeepTickets
 from .errors import R_KEEP, R_TICKETS, IllegalAction
 from .events import TicketsKept
+from .phases import PH_KEEP, PH_SETUP_MIX
 
 if TYPE_CHECKING:
     from ..model.variant import TicketDeal
@@ -110,7 +111,7 @@ def apply_draw(state: State, action: DrawTickets) -> None:
         for d in deal.deal:
             offer.extend(take(state, d.pile, d.count))
     state.offers[p] = offer
-    state.phase = state.PH_KEEP
+    state.phase = PH_KEEP
     if not offer:  # nothing was left to deal (setup only)
         state.after_keep()
 
@@ -253,7 +254,7 @@ def finish_setup(state: State) -> None:
 
 
 def legal_setup(state: State, out: list) -> None:
-    if state.phase == state.PH_SETUP_MIX:
+    if state.phase == PH_SETUP_MIX:
         legal_draw(state, out, state.game.variant.tickets.setup)
     else:
         legal_keep(state, out)

@@ -70,7 +70,7 @@ def start(state: State, tid: int, counts: tuple, stand_in_cards: list[int] | Non
     if extra == 0:
         finish(state, ())
     else:
-        state.phase = state.PH_TUNNEL
+        state.phase = PH_TUNNEL
 
 
 def extra_payments(state: State) -> list[int]:

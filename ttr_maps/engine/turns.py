@@ -11,14 +11,13 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from . import cards, claims, stand_ins, tickets
+from . import cards, claims, tickets
 from .actions import (
     Action,
     ClaimTrack,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
-    GiveStandIns,
     KeepTickets,
     Pass,
 )
@@ -31,7 +30,6 @@ from .phases import (
     PH_OVER,
     PH_SECOND,
     PH_SETUP_MIX,
-    PH_STAND_IN,
     PH_TURN,
     PHASE_NAMES,
 )
@@ -90,8 +88,6 @@ def legal_actions(s: State, payments: bool = True) -> list[Action]:
         cards.legal_draws(s, out, True)
     elif ph == PH_KEEP or ph == PH_SETUP_MIX:
         tickets.legal_setup(s, out)
-    elif ph == PH_STAND_IN:
-        stand_ins.legal(s, out)
     else:
         legal = s.game.phase_legal.get(ph)
         if legal is not None:
@@ -231,9 +227,6 @@ def _draw_blind_second(s: State, a: DrawBlind) -> None:
 
 def _claim(s: State, a: ClaimTrack) -> None:
     tid, counts = claims.check_claim(s, a)
-    if a.stand_ins:
-        stand_ins.start(s, tid, counts, a.stand_ins)
-        return
     for hook in s.game.pay_claim:
         if hook(s, tid, counts, a):
             return
@@ -267,7 +260,6 @@ _BY_PAIR: dict[tuple[int, type], Any] = {
     (PH_SECOND, DrawBlind): _draw_blind_second,
     (PH_KEEP, KeepTickets): _keep,
     (PH_SETUP_MIX, DrawTickets): _draw_tickets,
-    (PH_STAND_IN, GiveStandIns): lambda s, a: stand_ins.apply_give(s, a),
 }
 
 HANDLERS: list[dict[type, Any]] = [{} for _ in PHASE_NAMES]
