@@ -88,8 +88,9 @@ def main() -> None:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path="/usr/bin/chromium")
             page = browser.new_page(viewport={"width": 1400, "height": 900})
-            # In the page: when each edit's request went out and came back, when a new SVG was put in, and the
-            # frame after it painted (performance.now(), milliseconds).
+            # In the page: when the first answer with the edit's drawing came back (the edit's own, or the state asked
+            # for when the server said a new drawing is out), when the new SVG was put in, and the frame after it
+            # painted (performance.now(), milliseconds).
             page.add_init_script("""
               window.__marks = [];
               const real = window.fetch;
@@ -97,14 +98,14 @@ def main() -> None:
                 const url = String(args[0]);
                 const t0 = performance.now();
                 const r = await real(...args);
-                if (url.includes('/api/edit')) window.__marks.push(['sent', t0], ['answered', performance.now()]);
+                if (url.includes('/api/edit') || url.includes('/api/state')) window.__marks.push(['sent', t0], ['answered', performance.now()]);
                 return r;
               };
               new MutationObserver(() => {
                 const t = performance.now();
                 window.__marks.push(['drawn', t]);
                 requestAnimationFrame(() => setTimeout(() => window.__marks.push(['painted', performance.now()]), 0));
-              }).observe(document.documentElement, {attributes: true, subtree: true, attributeFilter: ['data-drawn']});
+              }).observe(document, {attributes: true, subtree: true, attributeFilter: ['data-drawn']});
             """)
             t0 = time.perf_counter()
             page.goto(url)
@@ -134,13 +135,13 @@ def main() -> None:
                 page.mouse.down()
                 page.mouse.move(x + dx / 2, y, steps=2)
                 page.mouse.move(x + dx, y, steps=2)
-                page.evaluate("window.__marks = []; window.__up = performance.now()")
+                page.evaluate("() => { window.__marks = []; window.__up = performance.now(); }")
                 t = time.perf_counter()
                 page.mouse.up()
                 wait_drawn(v)
                 drags.append(time.perf_counter() - t)
-                page.wait_for_function("window.__marks.some(m => m[0] === 'painted')", timeout=60_000)
-                marks = page.evaluate("[window.__up, window.__marks]")
+                page.wait_for_function("() => window.__marks.some(m => m[0] === 'painted')", timeout=60_000)
+                marks = page.evaluate("() => [window.__up, window.__marks]")
                 up, seen = marks[0], {}
                 for name, at in marks[1]:
                     seen.setdefault(name, at)

@@ -495,3 +495,31 @@ def test_clicking_a_tickets_finding_lights_its_path(browser, paris: Path) -> Non
         assert "Ticket bastille – bercy" in page.inner_text("#panel")
     finally:
         studio.close()
+
+
+def test_a_drag_redraws_only_the_parts_that_changed_and_the_page_shows_the_servers_drawing(studio, paris: Path, monkeypatch) -> None:
+    import json
+    import urllib.request
+
+    import ttr_maps.studio.session as session_module
+
+    monkeypatch.setattr(session_module, "SETTLE", 60.0)  # render's exact layout waits: the quick drawing stays shown
+    page = studio.page
+    i = next(k for k, p in enumerate(load(paris / "paris-board.yaml").board.places) if p.id == "louvre")
+    # A mark on a part of the drawing no drag changes (the first piece of the frame): it stays if the page is patched.
+    page.evaluate("() => { document.querySelector('#board svg #table').firstElementChild.__kept = true; }")
+    v = studio.version()
+    _drag(page, _centre(page, f"circle[data-place='{i}']"), (30, -10))
+    page.wait_for_function("v => Number(document.body.dataset.drawn) > v && document.body.dataset.exact === 'no'", arg=v, timeout=60_000)
+    assert page.evaluate("() => !!document.querySelector('#board svg #table').firstElementChild.__kept")  # patched in place
+    with urllib.request.urlopen(studio.running.url("/api/state").split("?")[0], timeout=60) as r:
+        server = json.loads(r.read())
+    assert not server["drawing"]["exact"]
+    same = """svg => {
+      const shown = document.querySelector('#board svg');
+      const whole = document.importNode(new DOMParser().parseFromString(svg, 'image/svg+xml').documentElement, true);
+      for (const a of ['width', 'height']) whole.setAttribute(a, shown.getAttribute(a));
+      const s = new XMLSerializer();
+      return s.serializeToString(shown) === s.serializeToString(whole);
+    }"""
+    assert page.evaluate(same, server["drawing"]["svg"])  # the patched page shows exactly the server's drawing

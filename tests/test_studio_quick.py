@@ -179,18 +179,18 @@ def test_a_failing_quick_layout_falls_back_to_the_whole_layout_and_says_so(tmp_p
 
 
 def _held_writes(monkeypatch) -> threading.Event:
-    """Hold every YamlFile.save until the returned event is set (a slow disk, a slow dump)."""
+    """Hold every YamlFile.prepare (the text of an edit made for writing) until the returned event is set (a slow dump)."""
 
     from ttr_maps import yamledit
 
     release = threading.Event()
-    real = yamledit.YamlFile.save
+    real = yamledit.YamlFile.prepare
 
     def held(self, *args, **kwargs):
         assert release.wait(60)
         return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(yamledit.YamlFile, "save", held)
+    monkeypatch.setattr(yamledit.YamlFile, "prepare", held)
     return release
 
 
@@ -240,3 +240,41 @@ def test_a_drag_whose_file_changed_on_disk_before_its_write_is_not_written_and_t
     assert "not written" in snap.message and "changed on disk" in snap.message
     assert snap.sha == file_sha(str(board)) and snap.drawing.loaded.board.places[place["index"]].name == "Le Louvre"
     assert not session.undo
+
+
+def test_an_edit_stops_the_exact_layout_of_the_drawing_before_it(tmp_path: Path, monkeypatch) -> None:
+    import time
+
+    import ttr_maps.render as render
+
+    rules, board = _copy(tmp_path, "paris.yaml")
+    session = Session(str(rules))
+    session.refresh()
+    real = render.plan_board
+    slow = {"started": threading.Event(), "finished": False, "calls": 0}
+
+    def plan_board(*args, **kwargs):
+        slow["calls"] += 1
+        if slow["calls"] == 1:  # the first exact layout takes long (a big board, a busy machine)
+            slow["started"].set()
+            for _ in range(2000):
+                time.sleep(0.01)
+            slow["finished"] = True
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(render, "plan_board", plan_board)
+    board.write_text(_moved(board.read_text(encoding="utf-8"), "louvre", 0.002), encoding="utf-8")  # saved in an editor
+    assert session.refresh(later=True)
+    assert slow["started"].wait(60)
+    place = next(p for p in session.snapshot.drawing.data["places"] if p["id"] == "opera")
+    t = time.monotonic()
+    apply(session, {"op": "move_place", "index": place["index"], "at": [place["at"][0] + 6, place["at"][1]], "base": session.snapshot.sha})
+    deadline = time.monotonic() + 60
+    while not (session.snapshot.findings_ready and session.snapshot.drawing.exact):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    session.close()
+    assert not slow["finished"] and time.monotonic() - t < 20  # the old layout was stopped, not waited for
+    assert slow["calls"] == 2  # the edit's own exact layout followed
+    final = load(rules)
+    assert session.snapshot.drawing.svg == draw_board(real(final.board, final.variant, BoardOptions()))

@@ -190,9 +190,21 @@ class YamlFile:
         loading `check` with the text as read reported, when the caller has it (else it is
         loaded again). `self.loaded` is then the new text as loaded (`load(check)`).
         """
+        return self.commit(self.prepare(check, before))
+
+    def prepare(self, check: str | Path | None = None, before: list[Diagnostic] | None = None) -> tuple[str, str, Any]:
+        """The first half of `save`: the new text made and checked (WouldBreak when it would not load), nothing
+        written; `commit` writes it. The studio makes it without holding up the page, then writes it."""
         dumped = self._dump()
         new = merge_lines(self.text, self._base, dumped)
-        self.loaded = write_checked(self.path, self.text, new, check, before)
+        return new, dumped, validate_text(self.path, self.text, new, check, before)
+
+    def commit(self, prepared: tuple[str, str, Any]) -> str:
+        """The second half of `save`: write the text `prepare` made, only if the file still holds the text as read
+        (FileChanged otherwise), atomically; returns the new text."""
+        new, dumped, loaded = prepared
+        replace_text(self.path, self.text, new)
+        self.loaded = loaded
         self.text, self.sha, self._base = new, sha256(new.encode("utf-8")), dumped
         return new
 
@@ -231,6 +243,12 @@ def write_checked(path: str, old: str, new: str, check: str | Path | None = None
     bytes) and `new` loads with no new error; atomically. Raises an EditError otherwise. Returns the
     new text as loaded (`validate_text`)."""
     loaded = validate_text(path, old, new, check, before)
+    replace_text(path, old, new)
+    return loaded
+
+
+def replace_text(path: str, old: str, new: str) -> None:
+    """Write `new` over `path` atomically, only if the file still holds `old` (FileChanged otherwise)."""
     try:
         on_disk = Path(path).read_bytes()
     except OSError as exc:
@@ -238,12 +256,11 @@ def write_checked(path: str, old: str, new: str, check: str | Path | None = None
     if sha256(on_disk) != sha256(old.encode("utf-8")):
         raise FileChanged(f"{path} was changed on disk since it was read; nothing was written (read it again and redo the change)")
     if new == old:
-        return loaded
+        return
     try:
         write_atomic(path, new, make_dirs=False)
     except OSError as exc:
         raise EditError(f"cannot write {path}: {exc.strerror or exc}; nothing was changed") from None
-    return loaded
 
 
 def new_errors(before: Iterable[Diagnostic], after: Iterable[Diagnostic]) -> list[Diagnostic]:

@@ -55,12 +55,19 @@ def apply(session: Session, op: dict[str, Any]) -> str:
     kind = op.get("op")
     if kind not in OPS and kind not in ("undo", "redo", "start"):
         raise BadEdit(f"unknown edit {str(kind)[:40]!r}; known: {', '.join(sorted(OPS))}, undo, redo, start")
-    while True:
-        session.wait_written()  # the edit before this one is on disk (or was refused) first
-        with session.lock:
-            if session.writing:  # another edit came in between
-                continue
-            return _apply(session, op, kind)
+    # The background steps of the drawing shown (render's layout, the checks) stop: this edit makes a newer one.
+    cancelled = session.cancel_background()
+    try:
+        while True:
+            session.wait_written()  # the edit before this one is on disk (or was refused) first
+            with session.lock:
+                if session.writing:  # another edit came in between
+                    continue
+                return _apply(session, op, kind)
+    except BaseException:
+        if cancelled:
+            session.resume()  # refused: the drawing shown still gets its exact layout and findings
+        raise
 
 
 def _apply(session: Session, op: dict[str, Any], kind: str) -> str:
@@ -113,19 +120,22 @@ def _done(session: Session, before: str, after: str) -> None:
 
 
 def _write(session: Session, doc: YamlFile, before: str, check: str | None, known: list, message: str, token: str) -> None:
-    """Write a drag already drawn (in the background, one at a time); a refusal redraws the file as it is, saying why."""
-    with session.lock:
-        try:
-            after = doc.save(check=check, before=known)
-        except Exception as exc:  # refused (changed on disk, would break, cannot write): the page shows the file as it is
+    """Write a drag already drawn (in the background, one at a time); a refusal redraws the file as it is, saying why.
+    The text is made and checked without holding the session (the page reads its state meanwhile); the write itself,
+    which must see the file as it was read, holds it."""
+    try:
+        prepared = doc.prepare(check=check, before=known)
+        with session.lock:
+            after = doc.commit(prepared)
+            session.doc = doc
+            if after != before:
+                _done(session, before, after)
+            session.written(token, doc.sha, doc.loaded)
+    except Exception as exc:  # refused (changed on disk, would break, cannot write): the page shows the file as it is
+        with session.lock:
             session.doc = None
             why = str(exc) if isinstance(exc, EditError) else f"{type(exc).__name__}: {exc}"
             session.refresh(force=True, message=f"{message}: not written, {why}", later=True)
-            return
-        session.doc = doc
-        if after != before:
-            _done(session, before, after)
-        session.written(token, doc.sha, doc.loaded)
 
 
 class _Recorded:

@@ -221,8 +221,38 @@ def quick_plan(old: Any, board: Board, variant: Any) -> Any | None:
 
     land = old.land
     if moved or fresh:
-        land = rp_mod._land_rings(rp_mod._land(places, routes, car).intersection(box(*old.map_box)))
+        changed = [(pp.x, pp.y) for pp in old.places if pp.place.id in moved] + [(pp.x, pp.y) for pp in places if pp.place.id in moved]
+        lines = [routes[g].centerline for g in fresh] + [line for g in fresh if (line := old_lines.get(keys[g]))]
+        land = _local_land(rp_mod, old, places, routes, changed, lines, car)
     return replace(old, board=board, variant=variant, places=places, routes=routes, land=land)
+
+
+# How far a change of the places' discs or the routes' bands reaches into the land around them, in car lengths: render's
+# own rounding of the land's outline (render.plan._land closes the union of the shapes by 0.9 car, which reaches twice
+# that), and the size of a place's disc (1.5 car) and a route's band (0.75 car).
+LAND_REACH = 2.0
+DISC = 1.6
+
+
+def _local_land(rp_mod: Any, old: Any, places: list[Any], routes: list[Any], points: list[tuple[float, float]],
+                lines: list[list[tuple[float, float]]], car: float) -> list[Any]:
+    """The land of the new layout made again only around what changed (render's own `_land` of the places and routes
+    near it, cut to that area); elsewhere the old land as it was drawn."""
+    import shapely
+    from shapely.geometry import Polygon, box
+
+    reach = LAND_REACH * car
+    boxes = [(x - DISC * car, y - DISC * car, x + DISC * car, y + DISC * car) for x, y in points]
+    for line in lines:
+        xs, ys = [p[0] for p in line], [p[1] for p in line]
+        boxes.append((min(xs) - car, min(ys) - car, max(xs) + car, max(ys) + car))
+    area = shapely.union_all([box(x0 - reach, y0 - reach, x1 + reach, y1 + reach) for x0, y0, x1, y1 in boxes])
+    near = area.buffer(reach, quad_segs=2)  # the shapes that reach into the area
+    near_places = [pp for pp in places if near.intersects(shapely.Point(pp.x, pp.y).buffer(DISC * car, quad_segs=2))]
+    near_routes = [rp for rp in routes if len(rp.centerline) > 1 and near.intersects(shapely.LineString(rp.centerline))]
+    local = rp_mod._land(near_places, near_routes, car).intersection(area) if near_places or near_routes else Polygon()
+    kept = shapely.union_all([Polygon(rings[0], rings[1:]) for rings in old.land]).difference(area)
+    return rp_mod._land_rings(kept.union(local).intersection(box(*old.map_box)))
 
 
 def _laid(rp_mod: Any, candidates: list[tuple[Any, ...]], key: tuple[str, str], members: list[Route], car: float, clear: float,

@@ -15,7 +15,9 @@ loading keeps the last good drawing and shows its diagnostics instead.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
+import itertools
 import logging
 import math
 import os
@@ -64,6 +66,11 @@ def file_sha(path: str) -> str | None:
 
 log = logging.getLogger("ttr_maps.studio")
 
+
+class Cancelled(BaseException):
+    """Raised in the background thread when a newer edit or save makes its drawing old: its steps stop at once.
+    A BaseException, so that no `except Exception` in the renderer or the checks holds it up."""
+
 #: Seconds without a newer drawing before the steps after it (render's layout, the checks) start.
 SETTLE = 0.25
 
@@ -94,7 +101,13 @@ class Session:
         self._pending: threading.Thread | None = None
         self.aliases: dict[str, str] = {}
         self._edits = 0
-        self._drawn = 0
+        self._keys = itertools.count(1)
+        # The background steps (render's layout, the checks, reading the file for editing) give way to an edit or a
+        # save: those cancel them (`cancel_background`) while `_working` says they are in a step that may stop.
+        self._guard = threading.Lock()
+        self._working = False
+        self._units_lock = threading.Lock()  # not self.lock: the page's state never waits for an edit's write
+        self._units: dict[str, tuple[tuple[Any, ...], dict[tuple[int, ...], str]]] = {}  # the last drawings' parts, by key
 
     # --- edits drawn before they are written ---------------------------------------------------
 
@@ -163,6 +176,7 @@ class Session:
             if seen == self._seen and not force:
                 return False
             self._seen = seen
+            self.cancel_background()  # a newer drawing is coming: the steps of the last one stop
             if loaded is None or not loaded.ok:
                 loaded = load(self.path)
             if loaded.board_path:
@@ -215,12 +229,45 @@ class Session:
                 self._next = None
             try:
                 self._finish(snap, loaded)
+            except Cancelled:
+                continue  # a newer drawing is out; its own steps follow
             except Exception as exc:  # the page says so; the server and this thread go on
                 with self.lock:
                     if self.snapshot.version == snap.version:
                         self._publish(replace(self.snapshot, version=snap.version + 1, findings_ready=True, findings=[
                             {"path": self.path, "line": 0, "col": 0, "severity": "error", "code": "X000",
                              "message": f"the studio could not finish this drawing: {type(exc).__name__}: {exc}"}]))
+
+    def _cancellable(self, step: Any) -> Any:
+        """Run `step()`; in the background thread, a newer edit or save may stop it (raising Cancelled)."""
+        if threading.current_thread() is not self._worker:
+            return step()
+        with self._guard:
+            self._working = True
+        try:
+            return step()
+        finally:
+            with self._guard:
+                self._working = False
+                # A cancel asked for just as the step ended must not fire later, outside it.
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self._worker.ident), None)
+
+    def cancel_background(self) -> bool:
+        """Stop the background step under way, if any: an edit or a save makes a newer drawing, whose own steps follow.
+        True when one was stopped (`resume` starts it again if no newer drawing comes after all)."""
+        with self._guard:
+            if not self._working or self._worker is None or self._worker.ident is None:
+                return False
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self._worker.ident), ctypes.py_object(Cancelled))
+            self._working = False
+            return True
+
+    def resume(self) -> None:
+        """Take the background steps of the drawing shown again (an edit that cancelled them was refused)."""
+        with self.lock:
+            snap = self.snapshot
+            if snap.ok and snap.drawing is not None and not snap.findings_ready and not (snap.sha or "").startswith("edit-"):
+                self._later(snap, snap.drawing.loaded)
 
     def close(self) -> None:
         """Stop the background step (the server is stopping); an edit being written is written first."""
@@ -235,16 +282,16 @@ class Session:
             return
         d = snap.drawing
         if not d.exact:
-            d = self._draw(loaded, None)
+            d = self._cancellable(lambda: self._draw(loaded, None))
             with self.lock:
                 if self.snapshot.version != snap.version:
                     return
                 snap = replace(snap, version=snap.version + 1, drawing=d)
                 self._publish(snap)
-        tickets, load_share = analysis(loaded)
+        tickets, load_share = self._cancellable(lambda: analysis(loaded))
         routes = [{**r, "load": load_share.get(r["index"], 0.0)} for r in d.data["routes"]]
         drawing = replace(d, data={**d.data, "tickets": tickets, "routes": routes})
-        findings = self._findings(loaded, d.plan)
+        findings = self._cancellable(lambda: self._findings(loaded, d.plan))
         with self.lock:
             if self.snapshot.version != snap.version:
                 return
@@ -259,7 +306,7 @@ class Session:
         if editable(self.board_path) or (self.doc is not None and self.doc.sha == sha):
             return
         try:
-            doc = YamlFile.read(self.board_path)
+            doc = self._cancellable(lambda: YamlFile.read(self.board_path))
         except EditError:
             return
         with self.lock:
@@ -296,8 +343,7 @@ class Session:
         if plan is None:
             plan, exact = plan_board(loaded.board, loaded.variant, BoardOptions()), True
         svg = draw_board(plan)
-        self._drawn += 1
-        return Drawing(svg, drawing_data(plan, loaded, self.heat()), plan, loaded, exact, key=f"{id(self):x}-{self._drawn}")
+        return Drawing(svg, drawing_data(plan, loaded, self.heat()), plan, loaded, exact, key=f"{id(self):x}-{next(self._keys)}")
 
     def _findings(self, loaded: Loaded, plan: Any = None) -> list[dict[str, Any]]:
         from ..checks import run_checks
@@ -336,13 +382,92 @@ class Session:
             "problems": [p.as_dict() for p in snap.problems],
             "findings": snap.findings,
             "findings_ready": snap.findings_ready,
-            "drawing": None if d is None else {"svg": None if have == d.key else d.svg, "key": d.key, **d.data, "exact": d.exact},
+            "drawing": None if d is None else {**self._svg_for(d, have), "key": d.key, **d.data, "exact": d.exact},
             "editable": editable(self.board_path),
             "saved": not self.writing,
             "undo": len(self.undo),
             "redo": len(self.redo),
             "sim": self.sim,
         }
+
+
+    def _svg_for(self, d: Drawing, have: str | None) -> dict[str, Any]:
+        """The drawing's SVG for a page that shows the drawing `have`: nothing when it is this one, only the parts
+        that changed when the page's drawing is one of the last few, else the whole SVG."""
+        if have == d.key:
+            return {"svg": None}
+        with self._units_lock:
+            mine = self._units.get(d.key)
+            if mine is None:
+                mine = self._units[d.key] = svg_units(d.svg)
+                while len(self._units) > 4:
+                    del self._units[next(iter(self._units))]
+            theirs = self._units.get(have) if have else None
+        if theirs is None or theirs[0] != mine[0]:
+            return {"svg": d.svg}
+        patch = [[list(path), text] for path, text in mine[1].items() if theirs[1].get(path) != text]
+        if len(patch) > len(mine[1]) // 2:
+            return {"svg": d.svg}
+        return {"svg": None, "patch": patch, "base": have}
+
+
+def svg_units(svg: str) -> tuple[tuple[Any, ...], dict[tuple[int, ...], str]]:
+    """The renderer's SVG (one element per line) as its skeleton and its parts.
+
+    The parts are the elements two levels down (the table's pieces; the land, places, names and legends of
+    the map) and, inside the routes' group, each of its groups (the rails, the shadows, each route); a part
+    is named by its element path (child indices from the root). The skeleton is everything else, in order,
+    with the parts' names in their places: two drawings with the same skeleton differ only in the parts
+    whose text differs, which the page replaces in place.
+    """
+    skeleton: list[Any] = []
+    units: dict[tuple[int, ...], str] = {}
+    counters = [0]  # children seen so far, per open element
+    depth = 0  # open elements: the root <svg> is at depth 1
+    routes = False  # inside the routes' group
+    unit: tuple[int, ...] | None = None
+    start = 0
+    where: list[int] = []
+    lines = svg.split("\n")
+    for k, line in enumerate(lines):
+        if not line.startswith("<") or line.startswith("<?"):
+            if unit is None:
+                skeleton.append(line)
+            continue
+        if line.startswith("</"):
+            counters.pop()
+            depth -= 1
+            where.pop()
+            if unit is not None and len(where) == len(unit):
+                units[unit] = "\n".join(lines[start:k + 1])
+                skeleton.append(unit)
+                unit = None
+            elif unit is None:
+                skeleton.append(line)
+                if routes and depth == 2:
+                    routes = False
+            continue
+        index = counters[-1]
+        counters[-1] += 1
+        leaf = line.endswith("/>") or "</" in line
+        if unit is None:
+            here = (*where[1:], index)  # the path below the root
+            if len(here) == 2 and 'id="routes"' in line and not leaf:
+                routes = True
+                skeleton.append(line)
+            elif len(here) == 2 or (routes and len(here) == 3):
+                if leaf:
+                    units[here] = line
+                    skeleton.append(here)
+                else:
+                    unit, start = here, k
+            else:
+                skeleton.append(line)
+        if not leaf:
+            where.append(index)
+            counters.append(0)
+            depth += 1
+    return tuple(skeleton), units
 
 
 def editable(path: str) -> str:

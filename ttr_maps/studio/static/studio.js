@@ -7,8 +7,7 @@
   const $ = (id) => document.getElementById(id);
   const view = $("view"), stage = $("stage"), boardBox = $("board"), layer = $("overlay-layer");
   let state = null;        // the server's snapshot
-  let drawnSvg = null;     // the SVG text now shown
-  let drawnKey = "";       // its name: the server leaves out an SVG the page has
+  let drawnKey = "";       // the name of the SVG now shown: the server sends only what changed since
   let zoom = 1, panX = 0, panY = 0, fitted = false;
   let mode = null;         // null | {kind: "place"} | {kind: "route"|"ticket", picked: [ids]}
   let selected = null;     // {route: i} | {place: i} | {ticket: i}
@@ -27,13 +26,12 @@
     accept(await TTR.get(`/api/state?svg=${encodeURIComponent(drawnKey)}`));
   }
 
-  // A newer state from the server is shown; its SVG is null when it is the one drawn already.
+  // A newer state from the server is shown. Its SVG is null when the page has it already, or when only some of
+  // its parts changed since the drawing the page shows (`base`): then `patch` holds those parts.
   function accept(next) {
     if (!next || (state && next.version <= state.version)) return;
-    if (next.drawing && next.drawing.svg === null) {
-      if (next.drawing.key !== drawnKey) { load(); return; }  // not the one drawn after all: ask for it whole
-      next.drawing.svg = drawnSvg;
-    }
+    const d = next.drawing;
+    if (d && d.svg === null && d.key !== drawnKey && !(d.patch && d.base === drawnKey)) { load(); return; }
     state = next;
     show();
   }
@@ -69,7 +67,7 @@
     const empty = !d && state.problems.some((p) => p.code === "P005" || p.code === "P001");
     $("empty").hidden = !empty;
     showProblems();
-    if (d && d.key !== drawnKey) drawBoard(d);
+    if (d && d.key !== drawnKey && !(d.patch && d.base === drawnKey && patchBoard(d))) drawBoard(d);
     stage.classList.toggle("stale", !!state.stale);
     if (d) drawOverlay(d);
     showFindings();
@@ -107,10 +105,27 @@
     layer.setAttribute("viewBox", `0 0 ${d.width} ${d.height}`);
     layer.setAttribute("width", d.width * PX);
     layer.setAttribute("height", d.height * PX);
-    drawnSvg = d.svg;
     drawnKey = d.key;
     document.body.dataset.drawn = state.version;
     if (!fitted) { fit(); fitted = true; }
+  }
+
+  // Only the parts of the drawing that changed (each named by its element path from the SVG root) are put in place
+  // of the old ones; false when the page's SVG does not have them (then it is drawn whole).
+  function patchBoard(d) {
+    const svg = boardBox.querySelector("svg");
+    if (!svg) return false;
+    const targets = d.patch.map(([path]) => path.reduce((el, i) => el && el.children[i], svg));
+    if (targets.some((t) => !t)) return false;
+    const wrapped = `<svg xmlns="${SVGNS}">${d.patch.map((p) => p[1]).join("\n")}</svg>`;
+    const doc = new DOMParser().parseFromString(wrapped, "image/svg+xml");
+    for (const s of doc.querySelectorAll("script, foreignObject")) s.remove();
+    const parts = [...doc.documentElement.children];
+    if (parts.length !== targets.length) return false;
+    targets.forEach((t, k) => t.replaceWith(document.importNode(parts[k], true)));
+    drawnKey = d.key;
+    document.body.dataset.drawn = state.version;
+    return true;
   }
 
   function node(tag, attrs, parent) {
