@@ -1,4 +1,4 @@
-"""The shared area of two route spaces (render/overlap.py), which the router weighs candidate shapes by."""
+"""The shared area of two route spaces (render/overlap.py), which the router weighs candidate shapes by, and its arcs worked out together."""
 
 from __future__ import annotations
 
@@ -49,3 +49,20 @@ def test_many_pairs_are_worked_in_chunks_with_the_same_result():
     whole = shared_areas(a, b)
     assert np.array_equal(whole[:100], shared_areas(a[:100], b[:100]))
     assert np.array_equal(whole[-100:], shared_areas(a[-100:], b[-100:]))
+
+
+def test_arcs_worked_out_together_are_the_arcs_worked_out_one_by_one():
+    # The router works out every candidate arc of every route at once (paths.arc_angles, arc_points_many); the
+    # drawing must not depend on that.
+    from ttr_maps.render.paths import arc_angle, arc_angles, arc_points, arc_points_many
+
+    rng = np.random.default_rng(5)
+    chord = rng.uniform(0.1, 100, 500)
+    length = chord * rng.uniform(0.5, 5, 500)
+    chord[:5] = 0
+    assert arc_angles(chord, length).tolist() == [arc_angle(c, n) for c, n in zip(chord.tolist(), length.tolist())]
+    a = [tuple(p) for p in rng.uniform(0, 100, (500, 2)).tolist()]
+    b = [tuple(p) for p in rng.uniform(0, 100, (500, 2)).tolist()]
+    theta = arc_angles(chord, length)
+    side = rng.choice([1, -1], 500)
+    assert arc_points_many(a, b, theta, side) == [arc_points(p, q, t, int(s)) for p, q, t, s in zip(a, b, theta.tolist(), side.tolist())]

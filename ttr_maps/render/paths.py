@@ -161,3 +161,54 @@ def smooth_many(points: np.ndarray, samples: int = 16) -> np.ndarray:
 def offset(pose: Pose, distance: float) -> Point:
     """The point `distance` to the left of `pose` (screen coordinates)."""
     return (pose.x + math.sin(pose.angle) * distance, pose.y - math.cos(pose.angle) * distance)
+
+
+def arc_angles(chord: np.ndarray, length: np.ndarray, max_angle: float = 1.5 * math.pi) -> np.ndarray:
+    """`arc_angle` of many (chord, length) pairs at once (the same numbers)."""
+    chord, length = np.asarray(chord, dtype=float), np.asarray(length, dtype=float)
+
+    def arc_len(theta):
+        return chord * (theta / 2) / np.sin(theta / 2)
+
+    capped = arc_len(np.full(len(chord), max_angle)) <= length
+    lo, hi = np.full(len(chord), 1e-6), np.full(len(chord), max_angle)
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        short = arc_len(mid) < length
+        lo = np.where(short, mid, lo)
+        hi = np.where(short, hi, mid)
+    out = np.where(capped, max_angle, (lo + hi) / 2)
+    return np.where((chord <= 0) | (length <= chord), 0.0, out)
+
+
+def arc_points_many(a: list[Point], b: list[Point], theta: np.ndarray, side: np.ndarray, samples: int = 48) -> list[list[Point]]:
+    """`arc_points` of many arcs at once (the same points)."""
+    out: list[list[Point]] = [[p, q] for p, q in zip(a, b)]
+    theta = np.asarray(theta, dtype=float)
+    rows = np.flatnonzero(theta > 1e-6)
+    if not len(rows):
+        return out
+    pa, pb = np.array(a, dtype=float)[rows], np.array(b, dtype=float)[rows]
+    th, sd = theta[rows], np.asarray(side, dtype=float)[rows]
+    dx, dy = pb[:, 0] - pa[:, 0], pb[:, 1] - pa[:, 1]
+    chord = np.array([math.hypot(x, y) for x, y in zip(dx.tolist(), dy.tolist())])
+    radius = chord / (2 * np.sin(th / 2))
+    mx, my = (pa[:, 0] + pb[:, 0]) / 2, (pa[:, 1] + pb[:, 1]) / 2
+    nx, ny = dy / chord, -dx / chord
+    h = radius * np.cos(th / 2)
+    cx, cy = mx - sd * nx * h, my - sd * ny * h
+    start = np.arctan2(pa[:, 1] - cy, pa[:, 0] - cx)
+    bx, by = mx + sd * nx * (radius - h), my + sd * ny * (radius - h)
+
+    def miss(sweep: np.ndarray) -> list[float]:
+        m = start + sweep / 2
+        ex, ey = cx + radius * np.cos(m) - bx, cy + radius * np.sin(m) - by
+        return [math.hypot(x, y) for x, y in zip(ex.tolist(), ey.tolist())]
+
+    sweep = np.where(np.array(miss(th)) <= np.array(miss(-th)), th, -th)
+    angle = start[:, None] + sweep[:, None] * np.arange(samples + 1) / samples
+    xs = (cx[:, None] + radius[:, None] * np.cos(angle)).tolist()
+    ys = (cy[:, None] + radius[:, None] * np.sin(angle)).tolist()
+    for r, x, y in zip(rows.tolist(), xs, ys):
+        out[r] = list(zip(x, y))
+    return out

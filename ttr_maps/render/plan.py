@@ -22,7 +22,7 @@ from ..model.board import Board, Place, Route
 from ..model.variant import Variant
 from .overlap import quad_coords, shared_areas
 from .palette import Palette
-from .paths import Polyline, arc_angle, arc_points, offset, smooth
+from .paths import Polyline, arc_angles, arc_points_many, offset, smooth
 from .text import clean, fit_size, pdf_safe, text_width
 
 Box = tuple[float, float, float, float]
@@ -339,7 +339,7 @@ def _plan_routes(
         groups.setdefault(tuple(sorted(((r.from_, ea), (r.to, eb)), key=lambda e: (e[0], e[1] or ""))), []).append(r)
     bundles = list(groups)
     keys = [(a[0], b[0]) for a, b in bundles]
-    lines = [_candidate_lines(key, groups[bundle], pos, to_mm, car, clear, space_width, track_gap, layout) for key, bundle in zip(keys, bundles)]
+    lines = _candidate_lines_many([(key, groups[bundle]) for key, bundle in zip(keys, bundles)], to_mm, car, clear, layout)
     laid = iter(lay_routes([(key, groups[bundle], line, shape) for key, bundle, ls in zip(keys, bundles, lines) for _, shape, line in ls],
                            car, clear, space_width, track_gap))
     options: list[list[tuple[float, RoutePlan]]] = [[(pref, next(laid)) for pref, _, _ in ls] for ls in lines]
@@ -543,33 +543,66 @@ def _candidate_lines(
     layout: Layout,
 ) -> list[tuple[float, str, list[tuple[float, float]]]]:
     """(preference cost, shape, line) for each shape this group may take."""
-    first = members[0]
-    pa, pb = (to_mm(*e) for e in layout.route_ends(first))
-    n = max(r.length for r in members)
-    bend = next((r for r in members if r.bend), None)
-    lines: list[tuple[float, str, list[tuple[float, float]]]] = []
-    if bend is not None:
-        bends = [to_mm(bx, by) for bx, by in layout.bend_points(bend)]
-        if bend.from_ != first.from_:
-            bends.reverse()
-        lines.append((0.0, "bend", smooth([pa, *bends, pb])))
-    else:
-        chord = math.hypot(pb[0] - pa[0], pb[1] - pa[1])
-        need = n * car
-        if chord - 2 * clear >= need * 0.93 or chord == 0:
-            lines.append((0.0, "straight", [pa, pb]))
-            if chord > 0:
-                # Bows: arcs a little longer than the line, to either side.
-                for stretch, pref in _BOWS:
-                    theta = arc_angle(chord, chord * stretch)
-                    lines += [(pref, "arc", arc_points(pa, pb, theta, side)) for side in (1, -1)]
+    return _candidate_lines_many([(key, members)], to_mm, car, clear, layout)[0]
+
+
+def _candidate_lines_many(
+    bundles: list[tuple[tuple[str, str], list[Route]]],
+    to_mm: Callable[[float, float], tuple[float, float]],
+    car: float,
+    clear: float,
+    layout: Layout,
+) -> list[list[tuple[float, str, list[tuple[float, float]]]]]:
+    """`_candidate_lines` of many groups (key, members) at once: the arcs' angles and points in array computations."""
+    # First the lines and the arcs each group may take, an arc as (angle request, angle factor, side); then
+    # every arc's angle, then every arc's points.
+    plans: list[list[tuple[float, str, object]]] = []
+    ends: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    chords: list[float] = []
+    lengths: list[float] = []
+    for _key, members in bundles:
+        first = members[0]
+        pa, pb = (to_mm(*e) for e in layout.route_ends(first))
+        ends.append((pa, pb))
+        n = max(r.length for r in members)
+        bend = next((r for r in members if r.bend), None)
+        shapes: list[tuple[float, str, object]] = []
+        if bend is not None:
+            bends = [to_mm(bx, by) for bx, by in layout.bend_points(bend)]
+            if bend.from_ != first.from_:
+                bends.reverse()
+            shapes.append((0.0, "bend", smooth([pa, *bends, pb])))
         else:
-            theta = arc_angle(chord, need + 2 * clear)
-            lines += [(0.0 + 0.01 * (side < 0), "arc", arc_points(pa, pb, theta, side)) for side in (1, -1)]
-            for more, pref in _ROUNDER:
-                rounder = min(theta * more, 1.5 * math.pi)
-                lines += [(pref, "arc", arc_points(pa, pb, rounder, side)) for side in (1, -1)]
-    return [(pref, shape, line) for pref, shape, line in lines]
+            chord = math.hypot(pb[0] - pa[0], pb[1] - pa[1])
+            need = n * car
+            if chord - 2 * clear >= need * 0.93 or chord == 0:
+                shapes.append((0.0, "straight", [pa, pb]))
+                if chord > 0:
+                    # Bows: arcs a little longer than the line, to either side.
+                    for stretch, pref in _BOWS:
+                        chords.append(chord)
+                        lengths.append(chord * stretch)
+                        shapes += [(pref, "arc", (len(chords) - 1, None, side)) for side in (1, -1)]
+            else:
+                chords.append(chord)
+                lengths.append(need + 2 * clear)
+                shapes += [(0.0 + 0.01 * (side < 0), "arc", (len(chords) - 1, None, side)) for side in (1, -1)]
+                for more, pref in _ROUNDER:
+                    shapes += [(pref, "arc", (len(chords) - 1, more, side)) for side in (1, -1)]
+        plans.append(shapes)
+    thetas = arc_angles(np.array(chords), np.array(lengths)).tolist() if chords else []
+    arc_a, arc_b, arc_theta, arc_side = [], [], [], []
+    for (pa, pb), shapes in zip(ends, plans):
+        for _pref, shape, spec in shapes:
+            if shape == "arc":
+                k, more, side = spec  # type: ignore[misc]
+                theta = thetas[k] if more is None else min(thetas[k] * more, 1.5 * math.pi)
+                arc_a.append(pa)
+                arc_b.append(pb)
+                arc_theta.append(theta)
+                arc_side.append(side)
+    points = iter(arc_points_many(arc_a, arc_b, np.array(arc_theta), np.array(arc_side)) if arc_a else [])
+    return [[(pref, shape, next(points) if shape == "arc" else spec) for pref, shape, spec in shapes] for shapes in plans]  # type: ignore[misc]
 
 
 def lay_route(
