@@ -360,8 +360,7 @@ class Passengers(Mechanic):
     def position(self, state: State, p: int) -> dict[str, Any]:
         return {"goods": tuple(state.goods_taken[p])}
 
-    def turn_legal(self, state: State, out: list) -> None:
-        legal_moves(state, out)
+    turn_legal = staticmethod(legal_moves)  # (state, out), called once per turn: no wrapper
 
     def after_claim(self, state: State, tid: int, paid: tuple | None) -> bool:
         if placeable_ends(state, state.pending_route):

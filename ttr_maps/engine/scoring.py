@@ -31,7 +31,7 @@ from typing import Hashable, Iterable
 from ..boardgraph import UnionFind
 from ..model.board import Board, Ticket
 from ..model.variant import Variant
-from .mechanic import mechanics_for, overrides
+from .mechanic import Mechanic, mechanics_for, overrides
 from .position import PlayerPosition, Position, all_tickets
 from .trail import TrailTooLarge, longest_trail
 
@@ -87,8 +87,8 @@ class ScoringError(ValueError):
     """A position final scoring cannot be computed for (e.g. an unknown route index)."""
 
 
-def final_score(variant: Variant, board: Board, position: Position) -> ScoreSheet:
-    """Score a finished game exactly."""
+def final_score(variant: Variant, board: Board, position: Position, mechanics: Iterable[Mechanic] | None = None) -> ScoreSheet:
+    """Score a finished game exactly. `mechanics`: the variant's (mechanic.mechanics_for; a Game's `mechanics`)."""
     tickets = all_tickets(variant, board)
     countries = frozenset(p.id for p in board.places if p.is_country)
     _check(variant, board, position, tickets)
@@ -105,7 +105,9 @@ def final_score(variant: Variant, board: Board, position: Position) -> ScoreShee
     best_trail = max((t.length for t in trails), default=0)
     extra = _bonuses(variant, board, countries, tickets, position)
     most_completed = max((options[i][choice[i]].count for i in range(len(options))), default=0)
-    mechanics = [m for m in mechanics_for(variant, board) if overrides(m, "final_scoring")]
+    if mechanics is None:
+        mechanics = mechanics_for(variant, board)
+    mechanics = [m for m in mechanics if overrides(m, "final_scoring")]
     scores = []
     for seat, player in enumerate(position.players):
         opt = options[seat][choice[seat]]

@@ -283,7 +283,7 @@ class State:
             from .scoring import final_score
         except ImportError:
             return None
-        sheet = final_score(self.game.variant, self.game.board, self.position())
+        sheet = final_score(self.game.variant, self.game.board, self.position(), self.game.mechanics)
         if self.phase == PH_OVER:
             self._sheet = sheet
         return sheet

@@ -151,8 +151,7 @@ class Stations(Mechanic):
         ids = state.t.place_ids
         return {"stations": tuple(ids[x] for x in state.stations[p])}
 
-    def turn_legal(self, state: State, out: list) -> None:
-        legal(state, out)
+    turn_legal = staticmethod(legal)  # (state, out), called once per turn: no wrapper
 
     def final_scoring(self, variant, board, player) -> dict[str, int]:
         return {"stations": (variant.stations.count - len(player.stations)) * variant.stations.unused_points}
