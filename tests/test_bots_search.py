@@ -117,6 +117,37 @@ def test_search_decisions_do_not_change_with_hidden_information(variant, players
     assert checked >= 3
 
 
+def test_search_plays_the_experts_card_draws_and_searches_its_claims():
+    """By default the search spends its budget where the expert would claim: the expert's card draws are played
+    as they are, without a playout; `search.when=all` searches them too."""
+    game = Game.from_file(VARIANTS / "usa.yaml", 2)
+    bots = [make_bot("expert", game, s, s) for s in range(2)]
+    state = game.new_initial_state(3)
+    kinds = {"draw": 0, "claim": 0}
+    while state.turns < 40 and not state.is_terminal():
+        p = state.current
+        legal = state.legal_actions(False)
+        if state.phase == PH_TURN and state.turns > 2:
+            view = StateView(state, p)
+            expert = make_bot("expert", game, p, 7).act(view, legal)
+            view.close()
+            is_draw = type(expert).__name__ in ("DrawBlind", "DrawFaceUp")
+            for options in ({"budget": "6"}, {"budget": "6", "when": "all"}):
+                bot = make_bot("search", game, p, 7, options)
+                view = StateView(state, p)
+                got = bot.act(view, legal)
+                view.close()
+                if is_draw and "when" not in options:
+                    assert got == expert and bot.stats["searched"] == 0 and bot.stats["playouts"] == 0
+                elif bot.stats["searched"]:
+                    assert bot.stats["playouts"] >= 6
+            kinds["draw" if is_draw else "claim"] += 1
+        view = StateView(state, p)
+        state.apply(bots[p].act(view, legal))
+        view.close()
+    assert kinds["draw"] >= 3 and kinds["claim"] >= 3
+
+
 def test_search_options_are_checked():
     game = Game.from_file(VARIANTS / "usa.yaml", 2)
     assert make_bot("search", game, 0, 0, {"budget": "64"}).playouts == 64
