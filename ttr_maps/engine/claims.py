@@ -6,6 +6,7 @@ ferry count accept the same payments), so an unaffordable group costs one test.
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 from . import stand_ins
@@ -142,7 +143,7 @@ class RouteLegal(list):
     hand, trains and claimable tracks), never the state.
     """
 
-    __slots__ = ("_game", "_hand", "_trains", "_open", "_routes")
+    __slots__ = ("_game", "_hand", "_trains", "_open", "_routes", "_tests")
 
     @property
     def routes(self) -> dict[int, list[int]]:
@@ -155,29 +156,23 @@ class RouteLegal(list):
         if self._routes is not None:
             return route in self._routes
         t = self._game.t
-        if not 0 <= route < len(t.route_tids):
+        tests = self._tests
+        if not 0 <= route < len(tests):
             return False
         hand = self._hand
         trains = self._trains
         gopen = self._open
-        groups = t.claim_groups
-        tid_group = t.tid_group
-        for tid in t.route_tids[route]:
-            gi, bit = tid_group[tid]
-            if gi < 0 or not gopen[gi] & bit:
+        for gi, bit, length, ferry, color, wk, sg in tests[route]:
+            if not gopen[gi] & bit or length > trains:
                 continue
-            g = groups[gi]
-            length = g.length
-            if length > trains:
-                continue
-            if g.stand_in:
-                if stand_ins.claimable(t, g, hand, trains):
+            if sg is not None:
+                if stand_ins.claimable(t, sg, hand, trains):
                     return True
                 continue
-            wild = g.wild(hand[t.LOCO], hand[t.BIG])
-            if wild < g.ferry:
+            wild = hand[t.LOCO] + hand[t.BIG] if wk == 2 else hand[t.LOCO] if wk else 0
+            if wild < ferry:
                 continue
-            have = hand[g.color] if g.color >= 0 else max(hand[: t.NC], default=0)
+            have = hand[color] if color >= 0 else max(hand[: t.NC], default=0)
             if have + wild >= length:
                 return True
         return False
@@ -200,6 +195,27 @@ class RouteLegal(list):
         return out
 
 
+_ROUTE_TESTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _route_tests(t: Tables) -> tuple:
+    """Per route, what RouteLegal.can_claim tests of each of its tracks in a claim group: (group, its bit,
+    length, ferry locomotives, colour, which wilds pay (ClaimGroup.wilds), the group if stand-ins pay there)."""
+    tests = _ROUTE_TESTS.get(t)
+    if tests is None:
+        rows = []
+        for tids in t.route_tids:
+            row = []
+            for tid in tids:
+                gi, bit = t.tid_group[tid]
+                if gi >= 0:
+                    g = t.claim_groups[gi]
+                    row.append((gi, bit, g.length, g.ferry, g.color, g.wilds, g if g.stand_in else None))
+            rows.append(tuple(row))
+        tests = _ROUTE_TESTS[t] = tuple(rows)
+    return tests
+
+
 def route_legal(state: State, turn: bool) -> RouteLegal:
     """An empty RouteLegal for the current player; at the start of a turn (`turn`) with what decides its claims."""
     out = RouteLegal()
@@ -210,6 +226,7 @@ def route_legal(state: State, turn: bool) -> RouteLegal:
         out._trains = state.trains[p]
         out._open = state.group_open[p][:]
         out._routes = None
+        out._tests = _route_tests(state.t)
     else:
         out._open = None
         out._routes = {}
