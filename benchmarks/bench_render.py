@@ -15,7 +15,9 @@ warm-up run (imports, font metrics).
 With --conflicts, also the measure the drawing checks hold boards to
 (`ttr_maps.render.conflicts.car_overlaps`): the pairs of different routes with
 two cars sharing more than 2 % of a car (and 1 %, 10 %, 25 %), the worst of them
-listed, and the routes with a car over another place's marker.
+listed, the routes two of whose own cars share more than 2 % of a car (a bend that
+clears a pair must not pile a route's cars up instead), and the routes with a car
+over another place's marker.
 
 With --large N, writes a synthetic board of about N places (the jittered grid of
 benchmarks/bench_checks.py) and runs `ttr-maps render board.yaml -o board.svg` as
@@ -58,7 +60,7 @@ def median(fn, repeat: int) -> tuple[float, object]:
 
 
 def conflicts(plan) -> None:
-    from ttr_maps.render.conflicts import car_overlaps, route_conflicts
+    from ttr_maps.render.conflicts import car_overlaps, own_overlaps, route_conflicts
 
     overlaps = car_overlaps(plan, 0.01)
     counts = "  ".join(f">{t:.0%}: {sum(o.share > t for o in overlaps)}" for t in (0.01, 0.02, 0.10, 0.25))
@@ -67,6 +69,10 @@ def conflicts(plan) -> None:
         if o.share > 0.02:
             a, b = o.ends(plan)
             print(f"      {'-'.join(a)} x {'-'.join(b)}: {o.share:.0%} of a car")
+    own = own_overlaps(plan)
+    print(f"    routes whose own cars overlap by more than 2%: {len(own)}")
+    for g, share in own:
+        print(f"      {'-'.join(plan.routes[g].ends)}: {share:.0%} of a car")
     for ends, pid in route_conflicts(plan).over_markers:
         print(f"      {'-'.join(ends)} over the marker of {pid}")
 

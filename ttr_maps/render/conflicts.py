@@ -6,6 +6,11 @@ car of the first and one car of the second share more than `share` of a car's
 area (2 % by default), with the worst such pair of cars. Parallel tracks of one
 route are drawn side by side and never count against each other.
 
+`own_overlaps(plan, share)` is its counterpart within one route: the routes
+two of whose own cars (next cars of a track on a tight curve, or cars of its
+parallel tracks) share more than `share` of a car. A bend that clears a pair
+must not pile a route's own cars up instead.
+
 `route_conflicts(plan)` keeps the older, coarser counts:
 - **overlapping pairs**: two routes where some car of one has more than `share`
   (25 %) of its area covered by a car of the other;
@@ -96,6 +101,26 @@ def car_overlaps(plan: BoardPlan, share: float = OVERLAP_SHARE, cars: DrawnCars 
         out.append(CarOverlap(a, b, float(shares[k]), cars.tracks[cars.track[i]], cars.tracks[cars.track[j]],
                               int(cars.car[i]), int(cars.car[j]), (float(c.x), float(c.y))))
     return sorted(out, key=lambda o: (-o.share, o.first, o.second))
+
+
+def own_overlaps(plan: BoardPlan, share: float = OVERLAP_SHARE, cars: DrawnCars | None = None) -> list[tuple[int, float]]:
+    """(route index in plan.routes, worst share of a car) of each route two of whose own cars share more than
+    `share` of a car, worst first."""
+    cars = cars or DrawnCars.of(plan)
+    if not len(cars.polygons):
+        return []
+    area = plan.space_length * plan.space_width
+    qi, ti = STRtree(cars.polygons).query(cars.polygons, predicate="intersects")
+    keep = (cars.route[qi] == cars.route[ti]) & (qi < ti)
+    qi, ti = qi[keep], ti[keep]
+    if not len(qi):
+        return []
+    shares = shapely.area(shapely.intersection(cars.polygons[qi], cars.polygons[ti])) / area
+    worst: dict[int, float] = {}
+    for g, sh in zip(cars.route[qi].tolist(), shares.tolist()):
+        if sh > share:
+            worst[g] = max(worst.get(g, 0.0), sh)
+    return sorted(worst.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 @dataclass
