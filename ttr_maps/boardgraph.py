@@ -63,7 +63,6 @@ class PlaceGraph:
         self.routes: list[tuple[int, ...]] = []
         self.tracks: list[int] = []
         self.adj: list[list[tuple[int, int]]] = [[] for _ in index]
-        self.wadj: list[list[tuple[int, int]]] = [[] for _ in index]
         for a, nbrs in enumerate(near):
             for b, (length, routes, tracks) in nbrs.items():
                 if b > a:
@@ -74,8 +73,7 @@ class PlaceGraph:
                     self.tracks.append(tracks)
                     self.adj[a].append((e, b))
                     self.adj[b].append((e, a))
-                    self.wadj[a].append((b, length))
-                    self.wadj[b].append((a, length))
+        self.wadj = weighted(self.adj, self.length)
         self.longest = max(self.length, default=0)
 
     def degree(self, place: str) -> int:
@@ -141,6 +139,11 @@ def distances(adj: Sequence[Sequence[tuple[int, int]]], country: Sequence[bool],
                 dist[v] = nd
                 heappush(heap, (nd, v))
     return dist
+
+
+def weighted(adj: Sequence[Sequence[tuple[int, int]]], length: Sequence[int]) -> list[list[tuple[int, int]]]:
+    """`adj` as `spaces` reads it: `(other end, length)` per place, in the same order."""
+    return [[(v, length[e]) for e, v in row] for row in adj]
 
 
 def spaces(wadj: Sequence[Sequence[tuple[int, int]]], country: Sequence[bool], start: int,

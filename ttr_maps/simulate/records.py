@@ -12,7 +12,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
-from ..boardgraph import spaces, tight_edges
+from ..boardgraph import spaces, tight_edges, weighted
 from ..engine.actions import DrawBlind, DrawFaceUp, DrawTickets
 from ..engine.events import Claimed, StationBuilt, TicketsKept
 
@@ -37,13 +37,11 @@ class TicketPaths:
         self.length = t.route_length
         self.country = t.is_country
         self.adj: list[list[tuple[int, int]]] = [[] for _ in range(t.NP)]  # (route, other end)
-        self.wadj: list[list[tuple[int, int]]] = [[] for _ in range(t.NP)]  # (other end, spaces)
         for r, (a, b) in enumerate(t.route_ends):
             if a != b:
                 self.adj[a].append((r, b))
                 self.adj[b].append((r, a))
-                self.wadj[a].append((b, self.length[r]))
-                self.wadj[b].append((a, self.length[r]))
+        self.wadj = weighted(self.adj, self.length)  # (other end, spaces)
         self.longest = max(self.length, default=0)
         self.ends = [(t.place_index[k.from_], t.place_index[k.to]) for k in t.tickets]
         self._known: dict[int, frozenset[int]] = {}
