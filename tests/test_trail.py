@@ -10,27 +10,28 @@ from ttr_maps.engine.trail import longest_trail
 
 
 def brute_trail(edges, terminals=()):
-    """Reference: every walk with distinct edges from every place; arriving in a terminal place ends it."""
+    """Reference: every walk with distinct edges from every place; arriving in a terminal place ends it.
+
+    Exhaustive over (place, edges used so far): the longest way on from a place depends only on those two,
+    so each is searched once (the plain recursion searched the same ones again for every order of the
+    edges before it: 9.5 s of CPU for the random graphs below, 0.3 s this way)."""
+    from functools import cache
+
     terminals = set(terminals)
     adj: dict = {}
     for i, (a, b, w) in enumerate(edges):
         adj.setdefault(a, []).append((i, b, w))
         if a != b:
             adj.setdefault(b, []).append((i, a, w))
-    best = 0
 
-    def walk(x, used, length, first):
-        nonlocal best
-        best = max(best, length)
+    @cache
+    def onward(x, used, first):
+        """The longest way on from `x` with the edges of the bit mask `used` taken."""
         if x in terminals and not first:
-            return
-        for i, y, w in adj[x]:
-            if i not in used:
-                walk(y, used | {i}, length + w, False)
+            return 0
+        return max((w + onward(y, used | 1 << i, False) for i, y, w in adj[x] if not used >> i & 1), default=0)
 
-    for x in adj:
-        walk(x, frozenset(), 0, True)
-    return best
+    return max((onward(x, 0, True) for x in adj), default=0)
 
 
 def is_trail(edges, used, terminals=()):
