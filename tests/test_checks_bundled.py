@@ -5,6 +5,8 @@ the published board really is that way (and the test says why), or the check
 was wrong and was fixed.
 """
 
+import functools
+
 import pytest
 
 from conftest import MAPS
@@ -36,6 +38,17 @@ def rel(path):
     return f"{path.parent.name}/{path.name}"
 
 
+@functools.cache
+def drawn(path):
+    """The file loaded, and its board laid out as the checks of the drawn board lay it out (`plan_board(board)`,
+    handed to `run_checks(drawing=)` as the studio does): once per test process for the tests of one file.
+    The layout is most of a check run's time, and each `run_checks` call lays the board out anew."""
+    from ttr_maps.render.plan import plan_board
+
+    loaded = load(path)
+    return loaded, plan_board(loaded.board)
+
+
 def warnings_of(diags):
     return [(d.path.rsplit("/", 1)[-1], d.code, d.message.split(" (")[0]) for d in diags if d.severity is Severity.WARNING]
 
@@ -43,7 +56,8 @@ def warnings_of(diags):
 @pytest.mark.slow
 @pytest.mark.parametrize("path", BUNDLED, ids=rel)
 def test_bundled_files_raise_no_check_errors_and_no_warnings(path):
-    diags = run_checks(load(path))
+    loaded, drawing = drawn(path)
+    diags = run_checks(loaded, drawing=drawing)
     assert not [d.as_text() for d in diags if d.severity is Severity.ERROR]
     assert warnings_of(diags) == []
 
@@ -98,19 +112,19 @@ def test_real_coordinates_stretch_routes_so_the_board_turns_d005_off(board, coun
     """The boards turn D005 off in their own `checks:` (never maps/ttr-maps.toml for all of them): cities sit at
     their real coordinates, not at the published artwork's positions, so many straight lines do not match their
     published spaces."""
-    loaded = load(MAPS / "boards" / f"{board}.yaml")
+    loaded, drawing = drawn(MAPS / "boards" / f"{board}.yaml")
     settings = settings_for(loaded, ["D005"], config=False)
     settings.levels = []  # without the board's own `checks:`
-    stretched = run_checks(loaded, settings=settings)
+    stretched = run_checks(loaded, settings=settings, drawing=drawing)
     assert len(stretched) == count
-    assert run_checks(loaded, ["D005"]) == []
+    assert run_checks(loaded, ["D005"], drawing=drawing) == []
 
 
 def test_amsterdam_essen_is_three_published_spaces_over_a_short_real_distance():
-    loaded = load(MAPS / "boards" / "europe.yaml")
+    loaded, drawing = drawn(MAPS / "boards" / "europe.yaml")
     settings = settings_for(loaded, ["D005"], config=False)
     settings.levels = []
-    messages = [d.message for d in run_checks(loaded, settings=settings)]
+    messages = [d.message for d in run_checks(loaded, settings=settings, drawing=drawing)]
     assert any(m.startswith("route amsterdam–essen is drawn 0.9 car lengths for 3 space(s)") for m in messages)
 
 
@@ -133,4 +147,5 @@ def test_usa_base_game_places_on_no_ticket():
 def test_the_renderer_places_every_bundled_label_clear_of_other_places(path):
     """D002 lays the board out as `ttr-maps render` does; on the bundled boards every label finds a free spot
     (an estimate of a big font under each marker used to flag labels on every board)."""
-    assert run_checks(load(path), ["D002"], config=False) == []
+    loaded, drawing = drawn(path)
+    assert run_checks(loaded, ["D002"], config=False, drawing=drawing) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -21,6 +22,21 @@ pytestmark = pytest.mark.slow
 
 SVG = "{http://www.w3.org/2000/svg}"
 BUNDLED = sorted(MAPS.glob("*/*.yaml")) + sorted((ROOT / "examples").glob("*.yaml"))
+
+
+@functools.cache
+def drawn(path):
+    """A bundled file loaded, laid out with the default options (`plan_board`) and drawn (`draw_board`, which with
+    the layout is `render_board`), once per test process for the tests that read the same drawing: a layout of a
+    bundled board is a second or two of CPU."""
+    from ttr_maps.render.board import draw_board
+
+    loaded = load(path)
+    plan = plan_board(loaded.board, loaded.variant)
+    return loaded, plan, draw_board(plan)
+
+
+USA = MAPS / "variants" / "usa.yaml"
 
 
 def _board(**extra) -> Board:
@@ -51,8 +67,7 @@ def _route(plan, a, b):
 
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_bundled_file_renders_a_well_formed_board(path):
-    loaded = load(path)
-    svg = render_board(loaded.board, loaded.variant)
+    loaded, _plan, svg = drawn(path)
     root = ET.fromstring(svg.encode("utf-8"))
     assert root.tag == f"{SVG}svg"
     texts = {t.text for t in root.iter(f"{SVG}text")}
@@ -65,13 +80,12 @@ def test_every_bundled_file_renders_a_well_formed_board(path):
 
 
 def test_same_board_gives_the_same_bytes():
-    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
-    assert render_board(board, variant) == render_board(board, variant)
+    variant, board = load_variant(USA)  # loaded again: a render of its own, against the one loaded before
+    assert render_board(board, variant) == drawn(USA)[2]
 
 
 def test_numbers_are_rounded_to_two_decimals():
-    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
-    svg = render_board(board, variant)
+    svg = drawn(USA)[2]
     assert not re.search(r"\d\.\d{3,}", svg)
 
 
@@ -160,11 +174,12 @@ def test_gray_is_distinct_from_every_colour_and_from_the_background():
 
 
 def test_colourblind_letters_are_unique_and_printed_on_spaces():
-    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
+    loaded, _plan, plain = drawn(USA)  # the default: colorblind=False
+    board, variant = loaded.board, loaded.variant
+    assert BoardOptions().colorblind is False
     pal = Palette(board.colors)
     letters = [sw.letter for sw in pal.swatches()]
     assert len(set(letters)) == len(letters) and all(letters)
-    plain = render_board(board, variant, BoardOptions(colorblind=False))
     helped = render_board(board, variant, BoardOptions(colorblind=True))
     route_texts = lambda svg: [t.text for g in ET.fromstring(svg).iter(f"{SVG}g") if g.get("id", "").startswith("route-") for t in g.iter(f"{SVG}text")]  # noqa: E731
     assert route_texts(plain) == []
@@ -173,8 +188,7 @@ def test_colourblind_letters_are_unique_and_printed_on_spaces():
 
 def test_labels_of_the_bundled_variants_never_overlap():
     for name in ("usa", "europe", "marklin"):
-        variant, board = load_variant(MAPS / "variants" / f"{name}.yaml")
-        plan = plan_board(board, variant)
+        plan = drawn(MAPS / "variants" / f"{name}.yaml")[1]
         boxes = [pp.label.box for pp in plan.places]
         for i, a in enumerate(boxes):
             for b in boxes[i + 1:]:
@@ -182,8 +196,8 @@ def test_labels_of_the_bundled_variants_never_overlap():
 
 
 def test_board_has_title_goods_big_cities_countries_legends_and_score_track():
-    variant, board = load_variant(MAPS / "variants" / "marklin.yaml")
-    svg = render_board(board, variant)
+    loaded, _plan, svg = drawn(MAPS / "variants" / "marklin.yaml")
+    board, variant = loaded.board, loaded.variant
     root = ET.fromstring(svg)
     ids = {g.get("id") for g in root.iter(f"{SVG}g")}
     assert {"legend-title", "legend-key", "legend-scoring", "goods", "places", "labels", "land"} <= ids
@@ -269,10 +283,9 @@ def test_layout_text_widths_are_the_pdf_standard_fonts_widths():
 
 
 def test_a_name_pushed_away_from_its_marker_gets_a_leader_line_and_a_near_one_does_not():
-    from ttr_maps.render.board import LEADER_GAP, draw_board
+    from ttr_maps.render.board import LEADER_GAP
 
-    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
-    plan = plan_board(board, variant, BoardOptions())
+    _loaded, plan, svg = drawn(USA)  # BoardOptions(), the default
 
     def gap(pp):
         x0, y0, x1, y1 = pp.label.box
@@ -280,7 +293,7 @@ def test_a_name_pushed_away_from_its_marker_gets_a_leader_line_and_a_near_one_do
 
     far = [pp for pp in plan.places if gap(pp) > plan.car * LEADER_GAP]
     assert far and len(far) < len(plan.places) / 2  # some names were pushed out (USA's north-east), most were not
-    svg = ET.fromstring(draw_board(plan))
+    svg = ET.fromstring(svg)  # draw_board(plan)
     ns = {"s": "http://www.w3.org/2000/svg"}
     labels = svg.find(".//s:g[@id='labels']", ns)
     lines = labels.findall("s:line", ns)
