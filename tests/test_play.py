@@ -315,14 +315,15 @@ def test_every_variant_plays_to_its_end_by_what_the_page_offers(tmp_path, varian
         if t.waiting_for() == "bot":
             t.bot_step()
             continue
-        legal = t.view()["legal"]
+        view = t.view()  # what the page receives: one view a move, as the page asks for one
+        legal = view["legal"]
         assert {t.game.action_text(a) for a in t.state.legal_actions()} == {a["text"] for a in legal}
         for item in legal:
             how = _pointed_at(item)
             assert how != "nothing", item
             if how == "keep boxes":  # the page builds 'keep i j ...' from the ticked boxes, lowest first
                 picked = [int(x) for x in item["text"].split()[1:]]
-                assert picked == sorted(set(picked)) and all(0 <= i < len(t.view()["tickets"]["offered"]) for i in picked)
+                assert picked == sorted(set(picked)) and all(0 <= i < len(view["tickets"]["offered"]) for i in picked)
             pointed.add(how)
         t.act(0, rng.choice(legal)["text"])
     assert t.waiting_for() == "over"

@@ -4,6 +4,7 @@ and `state legal --json` prints what its help and docs say."""
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import textwrap
@@ -208,12 +209,13 @@ def test_every_error_in_a_mutated_state_file_is_at_file_line_col(tmp_path, monke
     refused = 0
     for name, s in _positions():
         path = tmp_path / f"{name}.yaml"
-        good = yaml.safe_load(dump_state(s, path))
+        good = yaml.safe_load(yaml.safe_dump(yaml.safe_load(dump_state(s, path))))  # keys sorted (by safe_dump), as before
         for i in range(per_file):
-            data = yaml.safe_load(yaml.safe_dump(good))
+            data = copy.deepcopy(good)
             for _ in range(rng.randint(1, 3)):
                 _mutate(data, rng)
-            path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+            # libyaml's emitter: the same text as yaml.safe_dump (checked for all 240 files), 12 s of CPU less
+            path.write_text(yaml.dump(data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False, allow_unicode=True), encoding="utf-8")
             try:
                 load_state(path)
             except StateFileError as exc:

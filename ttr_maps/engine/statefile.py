@@ -136,4 +136,7 @@ def dump_state(state: State, path: str | Path, fmt: str | None = None) -> str:
     fmt = fmt or ("json" if str(path).endswith(".json") else "yaml")
     if fmt == "json":
         return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120, default_flow_style=None)
+    # libyaml's emitter where PyYAML has it: the same text (checked on every bundled variant's positions) in a fifth
+    # of the time; `ttr-maps play` saves the game after every move (16 ms a save in pure Python on USA mid-game).
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, width=120, default_flow_style=None)
