@@ -65,4 +65,5 @@ def test_arcs_worked_out_together_are_the_arcs_worked_out_one_by_one():
     b = [tuple(p) for p in rng.uniform(0, 100, (500, 2)).tolist()]
     theta = arc_angles(chord, length)
     side = rng.choice([1, -1], 500)
-    assert arc_points_many(a, b, theta, side) == [arc_points(p, q, t, int(s)) for p, q, t, s in zip(a, b, theta.tolist(), side.tolist())]
+    many = [list(map(tuple, line.tolist())) if isinstance(line, np.ndarray) else line for line in arc_points_many(a, b, theta, side)]
+    assert many == [arc_points(p, q, t, int(s)) for p, q, t, s in zip(a, b, theta.tolist(), side.tolist())]

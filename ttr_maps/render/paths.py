@@ -181,9 +181,10 @@ def arc_angles(chord: np.ndarray, length: np.ndarray, max_angle: float = 1.5 * m
     return np.where((chord <= 0) | (length <= chord), 0.0, out)
 
 
-def arc_points_many(a: list[Point], b: list[Point], theta: np.ndarray, side: np.ndarray, samples: int = 48) -> list[list[Point]]:
-    """`arc_points` of many arcs at once (the same points)."""
-    out: list[list[Point]] = [[p, q] for p, q in zip(a, b)]
+def arc_points_many(a: list[Point], b: list[Point], theta: np.ndarray, side: np.ndarray, samples: int = 48) -> list:
+    """`arc_points` of many arcs at once (the same points): each arc a (samples + 1, 2) array (a flat one, of angle
+    0, the list [a, b])."""
+    out: list = [[p, q] for p, q in zip(a, b)]
     theta = np.asarray(theta, dtype=float)
     rows = np.flatnonzero(theta > 1e-6)
     if not len(rows):
@@ -207,8 +208,7 @@ def arc_points_many(a: list[Point], b: list[Point], theta: np.ndarray, side: np.
 
     sweep = np.where(np.array(miss(th)) <= np.array(miss(-th)), th, -th)
     angle = start[:, None] + sweep[:, None] * np.arange(samples + 1) / samples
-    xs = (cx[:, None] + radius[:, None] * np.cos(angle)).tolist()
-    ys = (cy[:, None] + radius[:, None] * np.sin(angle)).tolist()
-    for r, x, y in zip(rows.tolist(), xs, ys):
-        out[r] = list(zip(x, y))
+    xy = np.stack([cx[:, None] + radius[:, None] * np.cos(angle), cy[:, None] + radius[:, None] * np.sin(angle)], axis=-1)
+    for r, line in zip(rows.tolist(), xy):
+        out[r] = line
     return out

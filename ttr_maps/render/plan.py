@@ -627,14 +627,15 @@ def lay_routes(
     car: float, clear: float, space_width: float, track_gap: float,
 ) -> list[RoutePlan]:
     """`lay_route` for many (key, members, line, shape) at once, without rails: the look-ups along every line in one
-    array computation (the router lays out every candidate shape of every route)."""
+    array computation (the router lays out every candidate shape of every route). A line is a list of points or
+    an (n, 2) array."""
     out: list[RoutePlan | None] = [None] * len(specs)
     batch = []
     for i, (key, members, line, shape) in enumerate(specs):
         if 2 <= len(line) <= 64:
             batch.append(i)
         else:
-            out[i] = lay_route(key, members, line, shape, car, clear, space_width, track_gap)
+            out[i] = lay_route(key, members, _points(line), shape, car, clear, space_width, track_gap)
     if batch:
         width = max(len(specs[i][2]) for i in batch)
         pts = np.full((len(batch), width, 2), np.nan)
@@ -649,12 +650,12 @@ def lay_routes(
         length = cum[np.arange(len(batch)), npts - 1]
         cum[np.arange(width)[None, :] >= npts[:, None]] = np.inf
         spacing = space_width + track_gap
-        rows, along, shifts, curved = [], [], [], []  # one entry per space
+        rows, starts, pitches, counts, shifts, curved = [], [], [], [], [], []  # rows, shifts, curved: one entry per space
         plans: list[tuple[int, list[tuple[Route, str, float, int]]]] = []
         for r, i in enumerate(batch):
             key, members, line, shape = specs[i]
             if repeated[r]:
-                out[i] = lay_route(key, members, line, shape, car, clear, space_width, track_gap)
+                out[i] = lay_route(key, members, _points(line), shape, car, clear, space_width, track_gap)
                 continue
             tracks_spec = [(rt, c) for rt in members for c in rt.tracks]
             count = len(tracks_spec)
@@ -666,14 +667,19 @@ def lay_routes(
                 pitch = max((total - 2 * clear) / n, car * 0.3)
                 start = (total - pitch * n) / 2
                 rows += [r] * n
-                along.append(start + pitch * (np.arange(n) + 0.5))
+                starts.append(start)
+                pitches.append(pitch)
+                counts.append(n)
                 shifts += [shift] * n
                 curved += [shape != "straight"] * n
                 tracks.append((route, color, shift, n))
             plans.append((i, tracks))
         if plans:
             row = np.array(rows, dtype=np.int64)
-            s = np.concatenate(along)
+            # The middle of each space along its line: start + pitch * (j + 0.5) for the j-th space of its track.
+            per = np.array(counts, dtype=np.int64)
+            nth = np.arange(len(row)) - np.repeat(np.cumsum(per) - per, per)
+            s = np.repeat(np.array(starts), per) + np.repeat(np.array(pitches), per) * (nth + 0.5)
             shift_arr = np.array(shifts)
 
             def poses(s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -707,8 +713,15 @@ def lay_routes(
                     spaces = [SpacePlan(xs[q + j], ys[q + j], degs[q + j], color, j in locos, route.tunnel) for j in range(n)]
                     q += n
                     laid.append(TrackPlan(route, color, spaces, [], shift))
-                out[i] = RoutePlan(key, shape, [(p[0], p[1]) for p in line], laid)
+                out[i] = RoutePlan(key, shape, _points(line), laid)
     return out  # type: ignore[return-value]
+
+
+def _points(line) -> list[tuple[float, float]]:
+    """A line (a list of points or an (n, 2) array) as a list of (x, y) tuples."""
+    if isinstance(line, np.ndarray):
+        return list(map(tuple, line.tolist()))
+    return [(p[0], p[1]) for p in line]
 
 
 def _spaces(
