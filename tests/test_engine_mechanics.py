@@ -47,6 +47,7 @@ class Tally(Mechanic):
     seat's turn count goes up; each token scores 1 at the end. The tally is public."""
 
     name = "tally"
+    fields = ("tally", "tally_turns")
     calls: list[str]
 
     def __init__(self, variant_name: str):

@@ -93,6 +93,9 @@ class Game:
         self.known_mechanics = tuple(_mechanic.MECHANICS)
         self.mechanics = _mechanic.mechanics_for(variant, board)
         self.mechanic_names = tuple(m.name for m in self.mechanics)
+        extra = tuple(dict.fromkeys(f for m in self.known_mechanics for f in m.fields if f not in _mechanics.SLOTS))
+        # The class of this game's states: State, or a subclass with the slots of mechanics added from outside.
+        self.state_class = State if not extra else type("State", (State,), {"__slots__": extra, "__module__": __name__})
         ms = self.mechanics
         self.turn_legal = tuple(m.turn_legal for m in ms if _mechanic.overrides(m, "turn_legal"))
         self.after_claim_mechanics = tuple(m for m in ms if _mechanic.overrides(m, "after_claim"))
@@ -132,11 +135,11 @@ class Game:
         """A new game dealt from `seed`; `first`: the first player's seat or rule (default: the variant's)."""
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        return State(self, seed, first)
+        return self.state_class(self, seed, first)
 
     def blank_state(self) -> State:
         """A State with nothing dealt and no seed: what a state file is read into (statedict.py)."""
-        return State(self, None)
+        return self.state_class(self, None)
 
     # Text forms live in notation.py; these are conveniences.
     def action_text(self, action: Action) -> str:
@@ -157,9 +160,10 @@ class State(state.State):
     """A game position (state.py) with the rules (turns.py) as its methods, and its forms for the outside:
     the state file's data and what a seat sees."""
 
-    # The slices of the engine's own mechanics (mechanics.py) are slots; a mechanic added from outside the
-    # engine keeps its slice in attributes of its own (the instance dict).
-    __slots__ = _mechanics.SLOTS + ("__dict__",)
+    # The slices of the engine's own mechanics (mechanics.py) are slots. A game with a mechanic added from
+    # outside the engine makes its states of a subclass with that mechanic's `fields` as slots too
+    # (Game.state_class).
+    __slots__ = _mechanics.SLOTS
 
     # The rules (turns.py), as this class's methods.
     _deal = turns.deal

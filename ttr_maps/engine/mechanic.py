@@ -36,7 +36,8 @@ class Mechanic:
     Attributes a subclass sets:
     - `name`: its name (in `Game.mechanic_names`, in error messages, and its key under `mechanics` in a
       state file when it keeps its slice there).
-    - `fields`: the State attributes its slice is made of (documentation; `new` creates them).
+    - `fields`: the State attributes its slice is made of (`new` creates them): slots of the states of
+      every game built while the mechanic is in the list.
     - `turn_actions`: {action type: handler(state, action)} for actions it adds at the start of a turn
       (their legal ones come from `turn_legal`).
     - `phases`: {phase: legal(state, out)} for the phases it opens; `handlers`: {(phase, action type):
