@@ -517,7 +517,6 @@ _ROUNDER = ((1.3, 0.3), (1.6, 0.6))
 def _candidates(
     key: tuple[str, str],
     members: list[Route],
-    pos: dict[str, tuple[float, float]],
     to_mm: Callable[[float, float], tuple[float, float]],
     car: float,
     clear: float,
@@ -526,24 +525,9 @@ def _candidates(
     layout: Layout,
 ) -> list[tuple[float, RoutePlan]]:
     """(preference cost, plan) for each shape this group may take (the studio's quick layout lays out one route)."""
-    lines = _candidate_lines(key, members, pos, to_mm, car, clear, space_width, track_gap, layout)
+    lines = _candidate_lines_many([(key, members)], to_mm, car, clear, layout)[0]
     plans = lay_routes([(key, members, line, shape) for _, shape, line in lines], car, clear, space_width, track_gap)
     return [(pref, plan) for (pref, _, _), plan in zip(lines, plans)]
-
-
-def _candidate_lines(
-    key: tuple[str, str],
-    members: list[Route],
-    pos: dict[str, tuple[float, float]],
-    to_mm: Callable[[float, float], tuple[float, float]],
-    car: float,
-    clear: float,
-    space_width: float,
-    track_gap: float,
-    layout: Layout,
-) -> list[tuple[float, str, list[tuple[float, float]]]]:
-    """(preference cost, shape, line) for each shape this group may take."""
-    return _candidate_lines_many([(key, members)], to_mm, car, clear, layout)[0]
 
 
 def _candidate_lines_many(
@@ -553,7 +537,7 @@ def _candidate_lines_many(
     clear: float,
     layout: Layout,
 ) -> list[list[tuple[float, str, list[tuple[float, float]]]]]:
-    """`_candidate_lines` of many groups (key, members) at once: the arcs' angles and points in array computations."""
+    """(preference cost, shape, line) for each shape each group (key, members) may take, all groups at once: the arcs' angles and points in array computations."""
     # First the lines and the arcs each group may take, an arc as (angle request, angle factor, side); then
     # every arc's angle, then every arc's points.
     plans: list[list[tuple[float, str, object]]] = []

@@ -164,7 +164,7 @@ def quick_plan(old: Any, board: Board, variant: Any) -> Any | None:
     keys = list(groups)
     for g in fresh:
         key, members = keys[g], groups[keys[g]]
-        options = _laid(rp_mod, rp_mod._candidates(key, members, pos, to_drawn, car, old.clear, width, old.track_gap, layout),
+        options = _laid(rp_mod, rp_mod._candidates(key, members, to_drawn, car, old.clear, width, old.track_gap, layout),
                         key, members, car, old.clear, width, old.track_gap)
         best = None
         for pref, plan in options:
