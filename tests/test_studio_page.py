@@ -76,14 +76,9 @@ def test_dragging_a_place_writes_only_its_numbers(studio, paris: Path) -> None:
     before = board.read_text(encoding="utf-8")
     page = studio.page
     i = next(k for k, p in enumerate(load(board).board.places) if p.id == "louvre")
-    box = page.locator(f"circle[data-place='{i}']").bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    x, y = _centre(page, f"circle[data-place='{i}']")
     v = studio.version()
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(x + 20, y - 10, steps=4)
-    page.mouse.move(x + 40, y - 20, steps=4)
-    page.mouse.up()
+    _drag(page, (x, y), (40, -20))
     after = _wait_file(board, lambda t: t != before)
     changed = _diff(before, after)
     assert changed[0] == "-  - {id: louvre, name: Louvre, lat: 48.8606, lon: 2.3376}"
@@ -104,11 +99,7 @@ def test_dragging_a_name_writes_its_label_offset_and_redraws_it_there_then_undo(
     box = page.locator(f"rect[data-label='{i}']").bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     v = studio.version()
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(x + 15, y + 20, steps=4)
-    page.mouse.move(x + 30, y + 40, steps=4)
-    page.mouse.up()
+    _drag(page, (x, y), (30, 40))
     after = _wait_file(board, lambda t: t != before)
     changed = _diff(before, after)
     assert changed[0] == "-  - {id: louvre, name: Louvre, lat: 48.8606, lon: 2.3376}"
