@@ -12,7 +12,8 @@ import pytest
 from ttr_maps.engine import mechanic
 from ttr_maps.engine.game import Game, State
 from ttr_maps.engine.mechanic import Mechanic
-from ttr_maps.engine.scoring import final_score
+from ttr_maps.engine.position import PlayerPosition, Position
+from ttr_maps.engine.scoring import ScoringError, final_score
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = sorted((ROOT / "maps" / "variants").glob("*.yaml")) + sorted((ROOT / "examples").glob("*-rules.yaml"))
@@ -31,6 +32,10 @@ def _expected(variant, board) -> tuple[str, ...]:
         names.append("stand-ins")
     if any(r.tunnel for r in board.routes):
         names.append("tunnels")
+    b = variant.scoring.bonuses
+    for name, on in (("longest-path", b.longest_path), ("most-tickets", b.most_tickets), ("two-paths", b.two_paths), ("most-routes", b.most_routes)):
+        if on:
+            names.append(name)
     return tuple(names)
 
 
@@ -38,7 +43,7 @@ def _expected(variant, board) -> tuple[str, ...]:
 def test_the_list_a_game_builds_follows_the_variant_switches(path):
     game = Game.from_file(path, 2)
     assert game.mechanic_names == _expected(game.variant, game.board)
-    for name in ("stations", "flags", "passengers", "stand-ins", "tunnels"):
+    for name in ("stations", "flags", "passengers", "stand-ins", "tunnels", "longest-path", "most-tickets", "two-paths", "most-routes"):
         assert game.uses(name) == (name in _expected(game.variant, game.board))
 
 
@@ -118,7 +123,7 @@ def _play(game: Game, seed: int, until=None) -> State:
 
 def test_a_mechanic_added_through_the_list_keeps_its_slice_and_gets_its_hooks(tally):
     game = Game.from_file("usa", 3)
-    assert game.mechanic_names == ("tally",)
+    assert game.mechanic_names == ("longest-path", "tally")
     state = _play(game, 5)
     claims = [len(c) for c in state.claims]
     assert sum(claims) > 0
@@ -159,3 +164,78 @@ def test_a_variant_that_does_not_switch_it_on_runs_none_of_its_hooks(tally):
     state = _play(game, 1)
     assert tally.calls == [] and state.tally == [0, 0]
     assert "mechanics" not in state.to_dict()  # an empty slice writes nothing: the file is as without it
+
+
+class MostClaims(Mechanic):
+    """A made-up bonus that compares players: `points` to every player tied for the most claimed routes
+    (at least one), under the row `most_claims`; it notes each seat's count."""
+
+    name = "most-claims"
+
+    def __init__(self, variant_name: str, points: int = 7):
+        self.variant_name = variant_name
+        self.points = points
+
+    def enabled(self, variant, board) -> bool:
+        return variant.name == self.variant_name
+
+    def final_scoring_table(self, table):
+        counts = [len(p.claims) for p in table.position.players]
+        for notes, c in zip(table.notes, counts):
+            notes[self.name] = c
+        return [{"most_claims": w} for w in mechanic.tied_for_most(counts, self.points)]
+
+
+def _position(*claims_per_seat: int) -> Position:
+    """Seats owning the given numbers of routes (distinct routes, in board order)."""
+    players, r = [], 0
+    for n in claims_per_seat:
+        players.append(PlayerPosition(claims=tuple((r + i, 0) for i in range(n))))
+        r += n
+    return Position(tuple(players))
+
+
+@pytest.mark.parametrize(
+    "claims, won",
+    [
+        ((3, 1, 2), (7, 0, 0)),  # the most claims
+        ((3, 1, 3), (7, 0, 7)),  # tied for the most: each scores the full points (docs/rules.md#final-scoring)
+        ((2, 2, 2), (7, 7, 7)),
+        ((0, 0, 0), (0, 0, 0)),  # "the most" needs at least one
+    ],
+)
+def test_a_bonus_that_compares_players_scores_the_seats_tied_for_the_most(claims, won):
+    game = Game.from_file("usa", 3)
+    bonus = MostClaims("USA")
+    plain = final_score(game.variant, game.board, _position(*claims), game.mechanics)
+    sheet = final_score(game.variant, game.board, _position(*claims), game.mechanics + (bonus,))
+    assert tuple(p.breakdown["most_claims"] for p in sheet.players) == won
+    assert tuple(p.notes["most-claims"] for p in sheet.players) == claims
+    for a, b, w in zip(sheet.players, plain.players, won):
+        assert a.total == b.total + w == sum(a.breakdown.values())
+        assert list(a.breakdown)[:-1] == list(b.breakdown)  # its row comes after the sheet's own
+    assert "most_claims" not in plain.players[0].breakdown
+
+
+def test_a_bonus_added_through_the_list_scores_games_of_its_variant_only(monkeypatch):
+    bonus = MostClaims("USA", points=5)
+    monkeypatch.setattr(mechanic, "MECHANICS", mechanic.MECHANICS + [bonus])
+    usa = Game.from_file("usa", 4)
+    assert usa.mechanic_names == ("longest-path", "most-claims")
+    assert bonus not in usa.known_mechanics  # no slice: the state's loops never call it
+    state = _play(usa, 3)
+    counts = [len(c) for c in state.claims]
+    sheet = state.score_sheet()
+    assert [p.breakdown["most_claims"] for p in sheet.players] == [5 if c == max(counts) else 0 for c in counts]
+    europe = _play(Game.from_file("europe", 2), 3)
+    assert "most_claims" not in europe.score_sheet().players[0].breakdown
+
+
+def test_a_bonus_must_give_one_row_per_seat():
+    class Short(MostClaims):
+        def final_scoring_table(self, table):
+            return [{"most_claims": 1}]
+
+    game = Game.from_file("usa", 2)
+    with pytest.raises(ScoringError, match="mechanic most-claims: 1 rows of final scoring for 2 players"):
+        final_score(game.variant, game.board, _position(1, 1), game.mechanics + (Short("USA"),))

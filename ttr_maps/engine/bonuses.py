@@ -1,5 +1,14 @@
-"""Final-scoring bonuses beyond the longest path and most tickets (docs/rules.md#final-scoring).
+"""The final-scoring bonuses that compare players, each a mechanic (docs/rules.md#final-scoring).
 
+Each is a `Mechanic` whose `final_scoring_table` hook scores every seat at once (mechanic.py), switched on
+by its variant setting (`scoring.bonuses.*`); a new bonus is one more class here and one entry in
+mechanics.py. Ties: every player tied for the most scores the full points, and "the most" needs at
+least one (mechanic.tied_for_most).
+
+- Longest path (`scoring.bonuses.longest_path`): the players tied for the longest trail of their own
+  routes (scoring.py works the trails out; trail.py).
+- Most tickets (`scoring.bonuses.most_tickets`): the players tied for the most completed tickets (the
+  station borrowing scoring.py chose; it weighs this bonus when choosing, docs/rules.md#most-tickets).
 - Two paths (`scoring.bonuses.two_paths`): points for each kept ticket whose start and one of its
   destinations the player's own routes join by two separate paths: two paths with no route in
   common (places may be shared). A route is one edge however many tracks it has; two separate
@@ -10,14 +19,19 @@
   tied for the most routes of exactly that length scores the points; nobody does when no one has
   such a route.
 
-One module for both, so scoring, the bots and the docs share one reading of the rule. The
+One module for the last two's rules, so scoring, the bots and the docs share one reading of the rule. The
 functions take plain nodes (place ids or indices), so the bots can ask the same questions of
 their own tables.
 """
 
 from __future__ import annotations
 
-from typing import Hashable, Iterable, Sequence
+from typing import TYPE_CHECKING, Hashable, Iterable, Sequence
+
+from .mechanic import Mechanic, tied_for_most
+
+if TYPE_CHECKING:
+    from .position import ScoringTable
 
 Node = Hashable
 
@@ -98,9 +112,72 @@ def most_routes_points(lengths_by_player: Sequence[Sequence[int]], bonuses: Iter
     out = [0] * len(lengths_by_player)
     for length, points in bonuses:
         counts = [sum(1 for n in lengths if n == length) for lengths in lengths_by_player]
-        best = max(counts, default=0)
-        if best > 0:
-            for seat, c in enumerate(counts):
-                if c == best:
-                    out[seat] += points
+        for seat, won in enumerate(tied_for_most(counts, points)):
+            out[seat] += won
     return out
+
+
+class LongestPath(Mechanic):
+    """The longest-path bonus (docs/rules.md#longest-path): row `longest_path`."""
+
+    name = "longest-path"
+
+    def enabled(self, variant, board) -> bool:
+        return variant.scoring.bonuses.longest_path > 0
+
+    def final_scoring_table(self, table: ScoringTable) -> list[dict[str, int]]:
+        won = tied_for_most((t.length for t in table.trails), table.variant.scoring.bonuses.longest_path)
+        return [{"longest_path": w} for w in won]
+
+
+class MostTickets(Mechanic):
+    """The most-completed-tickets bonus (docs/rules.md#most-tickets): row `most_tickets`."""
+
+    name = "most-tickets"
+
+    def enabled(self, variant, board) -> bool:
+        return variant.scoring.bonuses.most_tickets > 0
+
+    def final_scoring_table(self, table: ScoringTable) -> list[dict[str, int]]:
+        won = tied_for_most((len(c) for c in table.completed), table.variant.scoring.bonuses.most_tickets)
+        return [{"most_tickets": w} for w in won]
+
+
+class TwoPaths(Mechanic):
+    """Points per kept ticket joined by two separate paths of the player's own routes
+    (docs/rules.md#two-paths): row `two_paths`; the tickets are noted under its name
+    (PlayerScore.two_path_tickets)."""
+
+    name = "two-paths"
+
+    def enabled(self, variant, board) -> bool:
+        return variant.scoring.bonuses.two_paths > 0
+
+    def final_scoring_table(self, table: ScoringTable) -> list[dict[str, int]]:
+        routes, tickets = table.board.routes, table.tickets
+        rows = []
+        for player, notes in zip(table.position.players, table.notes):
+            own = [routes[r].ends for r, _t in player.claims]
+            mine = ((i, tickets[i].from_, [to for to, _p in tickets[i].destinations]) for i in sorted(player.tickets))
+            found = two_path_tickets(own, table.countries, mine)
+            notes[self.name] = found
+            rows.append({"two_paths": table.variant.scoring.bonuses.two_paths * len(found)})
+        return rows
+
+
+class MostRoutes(Mechanic):
+    """The bonuses for the most routes of a length (docs/rules.md#most-routes-of-a-length): row `most_routes`."""
+
+    name = "most-routes"
+
+    def enabled(self, variant, board) -> bool:
+        return bool(variant.scoring.bonuses.most_routes)
+
+    def final_scoring_table(self, table: ScoringTable) -> list[dict[str, int]]:
+        routes = table.board.routes
+        lengths = [[routes[r].length for r, _t in p.claims] for p in table.position.players]
+        won = most_routes_points(lengths, ((m.length, m.points) for m in table.variant.scoring.bonuses.most_routes))
+        return [{"most_routes": w} for w in won]
+
+
+LONGEST_PATH, MOST_TICKETS, TWO_PATHS, MOST_ROUTES = LongestPath(), MostTickets(), TwoPaths(), MostRoutes()

@@ -89,8 +89,9 @@ class Game:
     def _build_mechanics(self, variant: Variant, board: Board) -> None:
         """The mechanics this variant switches on (mechanic.py), and what the turn flow calls of them."""
         # Every known mechanic's slice is in every state (the state file and observation have one shape);
-        # only the enabled ones' rules run.
-        self.known_mechanics = tuple(_mechanic.MECHANICS)
+        # only the enabled ones' rules run. A mechanic with no slice (a final-scoring bonus) is left out of
+        # the state's loops.
+        self.known_mechanics = tuple(m for m in _mechanic.MECHANICS if _mechanic.has_slice(m))
         self.mechanics = _mechanic.mechanics_for(variant, board)
         self.mechanic_names = tuple(m.name for m in self.mechanics)
         extra = tuple(dict.fromkeys(f for m in self.known_mechanics for f in m.fields if f not in _mechanics.SLOTS))
@@ -105,7 +106,7 @@ class Game:
         # The handler of each action type, per phase: the turn flow's (turns.HANDLERS), then the mechanics'.
         self.handlers = [dict(h) for h in turns.HANDLERS]
         self.phase_legal: dict[int, object] = {}
-        for m in self.known_mechanics:  # a mechanic's action in a variant without it: refused, saying so
+        for m in _mechanic.MECHANICS:  # a mechanic's action in a variant without it: refused, saying so
             if m not in ms and m.absent:
                 for kind in m.turn_actions:
                     self.handlers[PH_TURN].setdefault(kind, _refuse(m.absent))

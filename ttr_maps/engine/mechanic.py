@@ -20,12 +20,12 @@ A leaf module: it names phases only, so a mechanic's module imports it without a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 if TYPE_CHECKING:  # (State is Any here: state.py's scoring reads this module's list)
     from ..model.board import Board
     from ..model.variant import Variant
-    from .position import PlayerPosition
+    from .position import PlayerPosition, ScoringTable
 
 State = Any
 
@@ -135,11 +135,36 @@ class Mechanic:
         sheet does not have yet is added after the others (the total is their sum)."""
         return {}
 
+    def final_scoring_table(self, table: ScoringTable) -> Sequence[dict[str, int]]:
+        """Rows of every player's final score sheet at once, for a rule that compares players (a bonus to
+        the players tied for the most of something): one {breakdown key: points} per seat, in seat order.
+        `table` (position.ScoringTable) is the position with what final scoring worked out per seat (the
+        completed tickets, the longest trails); `table.notes[seat][self.name]` takes what it found beside
+        the points (scoring.PlayerScore.notes). `tied_for_most` is the tie rule of docs/rules.md#final-scoring."""
+        return ()
+
+
+def tied_for_most(values: Iterable[int], points: int) -> list[int]:
+    """Per seat, `points` to every seat tied for the highest of `values`, 0 to the others; nobody scores
+    when the highest is 0 (docs/rules.md#final-scoring: a tie gives every tied player the full points,
+    and "the most" needs at least one)."""
+    values = list(values)
+    best = max(values, default=0)
+    return [points if best > 0 and v == best else 0 for v in values]
+
+
+# The methods of a mechanic's slice of the state (a mechanic that overrides none of them has no slice).
+SLICE_METHODS = ("new", "copy", "key", "cards_held", "write", "read_cards", "read", "observe", "position", "scoring_data", "live_points")
+
+
+def has_slice(m: Mechanic) -> bool:
+    """Whether `m` keeps anything in the state (its `fields`, or any of the slice's methods)."""
+    return bool(m.fields) or any(overrides(m, name) for name in SLICE_METHODS)
+
 
 def overrides(m: Mechanic, method: str) -> bool:
     """Whether `m` implements `method` (the game calls only the hooks a mechanic has)."""
     return getattr(type(m), method) is not getattr(Mechanic, method)
-
 
 
 # The mechanics every game is built from, in hook order (filled by mechanics.py; see the module docstring).

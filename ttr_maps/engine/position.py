@@ -7,9 +7,13 @@ person typed at the table. Both hand it to `scoring.final_score`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from ..model.board import Board, Ticket
 from ..model.variant import Variant
+
+if TYPE_CHECKING:
+    from .trail import Trail
 
 
 @dataclass(frozen=True)
@@ -33,6 +37,21 @@ class Position:
     """Every player's holdings, in seat order."""
 
     players: tuple[PlayerPosition, ...]
+
+
+@dataclass(frozen=True)
+class ScoringTable:
+    """A finished position with what final scoring worked out for every seat: what a mechanic's
+    `final_scoring_table` hook (mechanic.py) compares across seats."""
+
+    variant: Variant
+    board: Board
+    position: Position
+    tickets: tuple[Ticket, ...]  # all_tickets(variant, board): what the ticket indices below refer to
+    countries: frozenset[str]  # the places that are countries (dead ends: docs/rules.md#countries)
+    completed: tuple[tuple[int, ...], ...]  # per seat: its completed tickets (with its stations' borrowings)
+    trails: tuple[Trail, ...]  # per seat: one longest trail of its own routes (edges index its claims)
+    notes: tuple[dict[str, Any], ...]  # per seat: {mechanic name: what it found} (scoring.PlayerScore.notes)
 
 
 def all_tickets(variant: Variant, board: Board) -> tuple[Ticket, ...]:

@@ -11,12 +11,11 @@ The rules (docs/rules.md#final-scoring):
 - Countries are terminal: no path passes through one; a ticket to a country is
   complete when the network reaches it by any of its border routes.
 - Longest path: the longest trail in the player's own routes (never stations or
-  borrowed routes); the bonus goes to every player tied for it.
-- Most completed tickets (Märklin Globetrotter): the bonus goes to every player
-  tied for it.
-- Tickets joined by two separate paths, most routes of a length: bonuses.py.
-- Unused stations, goods tokens (face value); the rows of the variant's mechanics (their final_scoring
-  hook, mechanic.py: French flag sets, ...).
+  borrowed routes), worked out here for every player (the sheet and the tie-breaks show it).
+- The rows of the variant's mechanics (mechanic.py), in their order: per player (`final_scoring`:
+  unused stations, goods tokens, French flag sets) and over all players (`final_scoring_table`, given
+  a ScoringTable with the completed tickets and trails worked out here: the bonuses of bonuses.py,
+  longest path, most tickets, two paths, most routes of a length).
 - Winners: highest total, then the variant's tie-breaks in order; a tie that
   survives every tie-break is shared.
 
@@ -25,14 +24,14 @@ Decisions where the rules are silent are in docs/scoring.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Hashable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable, Iterable
 
 from ..boardgraph import UnionFind
 from ..model.board import Board, Ticket
 from ..model.variant import Variant
 from .mechanic import Mechanic, mechanics_for, overrides
-from .position import PlayerPosition, Position, all_tickets
+from .position import PlayerPosition, Position, ScoringTable, all_tickets
 from .trail import TrailTooLarge, longest_trail
 
 BREAKDOWN_KEYS = (
@@ -45,8 +44,8 @@ BREAKDOWN_KEYS = (
     "goods",
     "flags",
 )
-# Rows a variant has only when it sets their bonus (so the seed editions' score sheets are unchanged).
-BONUS_KEYS = ("two_paths", "most_routes")
+# Rows every sheet has (0 when the variant does not score them), in this order; the rows of other
+# mechanics' bonuses (bonuses.py: two_paths, most_routes, ...) follow when the variant sets them.
 
 
 @dataclass(frozen=True)
@@ -71,7 +70,13 @@ class PlayerScore:
     borrowings: tuple[Borrowing, ...]
     stations_built: int
     goods_points: int
-    two_path_tickets: tuple[int, ...] = ()  # completed tickets joined by two separate paths (bonuses.two_paths)
+    # {mechanic name: what it found beside its points} (Mechanic.final_scoring_table; ScoringTable.notes)
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def two_path_tickets(self) -> tuple[int, ...]:
+        """Completed tickets joined by two separate paths (bonuses.TwoPaths; () without that bonus)."""
+        return self.notes.get("two-paths", ())
 
 
 @dataclass(frozen=True)
@@ -95,39 +100,27 @@ def final_score(variant: Variant, board: Board, position: Position, mechanics: I
 
     options = [_ticket_options(board, countries, tickets, p, position, seat) for seat, p in enumerate(position.players)]
     choice = _choose_ticket_options(variant, options)
+    chosen = [opts[c] for opts, c in zip(options, choice)]
     trails = []
     for seat, p in enumerate(position.players):
         try:
             trails.append(longest_trail(_edges(board, p), countries))
         except TrailTooLarge as e:
             raise ScoringError(f"{p.name or f'player {seat + 1}'}: {e}") from None
-
-    best_trail = max((t.length for t in trails), default=0)
-    extra = _bonuses(variant, board, countries, tickets, position)
-    most_completed = max((options[i][choice[i]].count for i in range(len(options))), default=0)
-    if mechanics is None:
-        mechanics = mechanics_for(variant, board)
-    mechanics = [m for m in mechanics if overrides(m, "final_scoring")]
+    table = ScoringTable(
+        variant, board, position, tickets, countries,
+        completed=tuple(o.completed for o in chosen), trails=tuple(trails), notes=tuple({} for _ in position.players),
+    )
+    rows = _mechanic_rows(table, mechanics_for(variant, board) if mechanics is None else mechanics)
     scores = []
     for seat, player in enumerate(position.players):
-        opt = options[seat][choice[seat]]
-        breakdown = {
-            "routes": _route_points(variant, board, player),
-            "tickets_completed": opt.gained,
-            "tickets_failed": -opt.lost,
-            "longest_path": variant.scoring.bonuses.longest_path if best_trail > 0 and trails[seat].length == best_trail else 0,
-            "most_tickets": variant.scoring.bonuses.most_tickets if most_completed > 0 and opt.count == most_completed else 0,
-            "stations": 0,
-            "goods": 0,
-            "flags": 0,
-        }
-        for m in mechanics:  # the rows the variant's mechanics score (mechanic.py)
-            breakdown.update(m.final_scoring(variant, board, player))
-        two_paths, most_routes = extra[seat]
-        if variant.scoring.bonuses.two_paths:
-            breakdown["two_paths"] = variant.scoring.bonuses.two_paths * len(two_paths)
-        if variant.scoring.bonuses.most_routes:
-            breakdown["most_routes"] = most_routes
+        opt = chosen[seat]
+        breakdown = dict.fromkeys(BREAKDOWN_KEYS, 0)
+        breakdown["routes"] = _route_points(variant, board, player)
+        breakdown["tickets_completed"] = opt.gained
+        breakdown["tickets_failed"] = -opt.lost
+        for rows_of in rows:  # the rows the variant's mechanics score (mechanic.py), in their order
+            breakdown.update(rows_of(seat, player))
         scores.append(
             PlayerScore(
                 name=player.name or f"Player {seat + 1}",
@@ -140,30 +133,26 @@ def final_score(variant: Variant, board: Board, position: Position, mechanics: I
                 borrowings=opt.borrowings,
                 stations_built=len(player.stations),
                 goods_points=breakdown["goods"],
-                two_path_tickets=two_paths,
+                notes=table.notes[seat],
             )
         )
     winners, used = _winners(variant, scores)
     return ScoreSheet(tuple(scores), winners, used)
 
 
-def _bonuses(
-    variant: Variant, board: Board, countries: frozenset[str], tickets: tuple[Ticket, ...], position: Position
-) -> list[tuple[tuple[int, ...], int]]:
-    """Per player: the tickets joined by two separate paths, and the most-routes points (bonuses.py)."""
-    from .bonuses import most_routes_points, two_path_tickets
-
-    b = variant.scoring.bonuses
-    lengths = [[board.routes[r].length for r, _t in p.claims] for p in position.players]
-    most = most_routes_points(lengths, ((m.length, m.points) for m in b.most_routes))
-    out = []
-    for seat, player in enumerate(position.players):
-        two: tuple[int, ...] = ()
-        if b.two_paths:
-            own = [board.routes[r].ends for r, _t in player.claims]
-            mine = ((i, tickets[i].from_, [to for to, _p in tickets[i].destinations]) for i in sorted(player.tickets))
-            two = two_path_tickets(own, countries, mine)
-        out.append((two, most[seat]))
+def _mechanic_rows(table: ScoringTable, mechanics: Iterable[Mechanic]) -> list[Callable[[int, PlayerPosition], dict[str, int]]]:
+    """Per mechanic that scores (in the list's order): seat, player -> its rows of that seat's sheet. The
+    hooks over all seats (final_scoring_table) run here, once; the per-player ones when asked."""
+    out: list[Callable[[int, PlayerPosition], dict[str, int]]] = []
+    variant, board = table.variant, table.board
+    for m in mechanics:
+        if overrides(m, "final_scoring"):
+            out.append(lambda _seat, player, m=m: m.final_scoring(variant, board, player))
+        if overrides(m, "final_scoring_table"):
+            rows = list(m.final_scoring_table(table))
+            if len(rows) != len(table.position.players):
+                raise ScoringError(f"mechanic {m.name}: {len(rows)} rows of final scoring for {len(table.position.players)} players")
+            out.append(lambda seat, _player, rows=rows: rows[seat])
     return out
 
 
