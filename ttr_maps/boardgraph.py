@@ -108,9 +108,17 @@ class UnionFind:
         return x
 
     def union(self, a: Hashable, b: Hashable) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[ra] = rb
+        parent = self.parent  # find(a) and find(b), inlined: unions come by the thousand in final scoring
+        parent.setdefault(a, a)
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        parent.setdefault(b, b)
+        while parent[b] != b:
+            parent[b] = parent[parent[b]]
+            b = parent[b]
+        if a != b:
+            parent[a] = b
 
 
 def distances(adj: Sequence[Sequence[tuple[int, int]]], country: Sequence[bool], cost: Sequence[float],

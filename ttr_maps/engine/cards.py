@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 BLIND = DrawBlind()
 _FACE_UP = [DrawFaceUp(i) for i in range(16)]
+_FACE_UP_ROWS = [_FACE_UP[:n] for n in range(17)]
 
 
 def cards_left(state: State) -> int:
@@ -64,25 +65,18 @@ def _row_forces_redeal(state: State) -> bool:
 def _pool(state: State) -> tuple[int, int, int, int]:
     """(locomotives, passenger cards, other cards, row size) of what a redeal draws from: deck, discards and row."""
     t = state.t
-    locos = state.discard[t.LOCO]
-    passengers = state.discard[t.PASS]
-    pool = state.discard_total + len(state.deck)
-    for k in state.deck:
-        if k == t.LOCO:
-            locos += 1
-        elif k == t.PASS:
-            passengers += 1
-    for k in state.face_up:
-        if k >= 0:
-            pool += 1
-            locos += k == t.LOCO
-            passengers += k == t.PASS
+    loco, pas = t.LOCO, t.PASS
+    deck, fu = state.deck, state.face_up
+    shown = len(fu) - fu.count(-1)
+    locos = state.discard[loco] + deck.count(loco) + fu.count(loco)
+    passengers = state.discard[pas] + deck.count(pas) + fu.count(pas)
+    pool = state.discard_total + len(deck) + shown
     return locos, passengers, pool - locos - passengers, min(state.game.variant.face_up.count, pool)
 
 
-def _redeal_could_change(state: State) -> bool:
+def _redeal_could_change(state: State, pool: tuple[int, int, int, int] | None = None) -> bool:
     """Could some redeal show a row that does not force another one? (docs/rules.md#the-redeal-loop)"""
-    locos, passengers, others, shown = _pool(state)
+    locos, passengers, others, shown = pool or _pool(state)
     rp = state.redeal_passengers
     best = others + min(locos, state.redeal_locos - 1) + (passengers if rp is None else min(passengers, rp - 1))
     return best >= shown
@@ -96,9 +90,9 @@ MISS = 1e-6
 LEAST_CHANCE = 1e-3
 
 
-def settle_chance(state: State) -> float:
+def settle_chance(state: State, pool: tuple[int, int, int, int] | None = None) -> float:
     """The chance that one redeal shows a row that does not force another (exact, hypergeometric)."""
-    locos, passengers, others, shown = _pool(state)
+    locos, passengers, others, shown = pool or _pool(state)
     total = comb(locos + passengers + others, shown)
     if not total:
         return 1.0
@@ -118,9 +112,10 @@ def redeal_limit(state: State) -> int:
     """Redeals one loop makes at most: enough that a row without a redeal would have shown with
     certainty 1 - MISS, from the cards a redeal draws from when the loop starts. With many wild cards
     such a row can be possible and yet so unlikely that the loop would run for ever."""
-    if not _redeal_could_change(state):
+    pool = _pool(state)
+    if not _redeal_could_change(state, pool):
         return 0
-    chance = settle_chance(state)
+    chance = settle_chance(state, pool)
     if chance >= 1.0:
         return 1
     if chance < LEAST_CHANCE:
@@ -183,8 +178,12 @@ def refill_face_up(state: State) -> None:
 def legal_draws(state: State, out: list, second: bool) -> None:
     if state.deck or state.discard_total:
         out.append(BLIND)
+    fu = state.face_up
     loco = state.t.LOCO if (second and state.face_up_loco_rule) else -2
-    for i, k in enumerate(state.face_up):
+    if fu and min(fu) >= 0 and (loco == -2 or loco not in fu):  # every slot full and takeable: the usual row
+        out.extend(_FACE_UP_ROWS[len(fu)])
+        return
+    for i, k in enumerate(fu):
         if k >= 0 and k != loco:
             out.append(_FACE_UP[i])
 

@@ -42,19 +42,16 @@ def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list)
     nc = t.NC
     shift = t.group_bits
     colors = hand[:nc]
-    by_color = t.groups_by_color
+    upto = t.groups_upto
+    cap = t.group_len_cap
+    if trains < cap:
+        cap = trains
     wilds = locos + bigs
     c = -1
     for have in colors:
         c += 1
         top = have + wilds
-        if not top:
-            continue
-        if top > trains:
-            top = trains
-        for gi, length, ferry, wk, g in by_color[c]:
-            if length > top:
-                break
+        for gi, length, ferry, wk, g in upto[c][top if top < cap else cap]:
             open_mask = gopen[gi]
             if not open_mask:
                 continue
@@ -75,12 +72,11 @@ def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list)
             if acts is None:
                 acts = _colored_actions(game, key, g, c, have, length, ferry, cl, cb, open_mask)
             out.extend(acts)
-    gray = by_color[nc]
-    if gray:
-        _gray_claims(game, gray, colors, locos, bigs, trains, gopen, out)
+    if t.groups_by_color[nc]:
+        _gray_claims(game, colors, locos, bigs, trains, gopen, out)
 
 
-def _gray_claims(game, gray: list, colors: list[int], locos: int, bigs: int, trains: int, gopen: list[int], out: list) -> None:
+def _gray_claims(game, colors: list[int], locos: int, bigs: int, trains: int, gopen: list[int], out: list) -> None:
     """_claims_for's gray groups: for each open track, the payments of each colour held, then those in wilds alone."""
     t = game.t
     nc = t.NC
@@ -91,11 +87,11 @@ def _gray_claims(game, gray: list, colors: list[int], locos: int, bigs: int, tra
     top = best + wilds
     if top > trains:
         top = trains
+    if top > t.group_len_cap:
+        top = t.group_len_cap
     rows_cache = game.gray_rows
     positions = game.open_positions
-    for gi, length, ferry, wk, g in gray:
-        if length > top:
-            break
+    for gi, length, ferry, wk, g in t.groups_upto[nc][top]:
         open_mask = gopen[gi]
         if not open_mask:
             continue
@@ -318,7 +314,41 @@ def _claim_action(game, tid: int, pid: int) -> ClaimTrack:
 
 
 def check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int, int, int, int]]:
-    """The track id and payment counts of a legal claim; IllegalAction naming the rule otherwise."""
+    """The track id and payment counts of a legal claim; IllegalAction naming the rule otherwise.
+
+    What depends on the action alone (its track, its payment against the track's colour, length, ferry and
+    wild rules) is checked once per action object and kept in `game.claim_checked`; a kept action is then
+    checked only against the state (track free, parallel rule, trains, cards). Anything failing there goes
+    through the full checks, which name the rule.
+    """
+    hit = state.game.claim_checked.get(id(action))
+    if hit is not None and hit[0] is action:
+        _, tid, r, length, counts, color, nc, nl, nb, parallel = hit
+        p = state.current
+        bit = 1 << p
+        mask = state.route_mask
+        if state.owner[tid] < 0 and not mask[r] & bit and state.avail[tid] and state.trains[p] >= length:
+            hand = state.hands[p]
+            t = state.t
+            if not ((nc and hand[color] < nc) or hand[t.LOCO] < nl or hand[t.BIG] < nb):
+                for q in parallel:
+                    if mask[q] & bit:
+                        break
+                else:
+                    return tid, counts
+    tid, counts = _check_claim(state, action)
+    if type(action.stand_ins) is int and not action.stand_ins:  # stand-ins' check looks at the hand: not kept
+        checked = state.game.claim_checked
+        if len(checked) > 200_000:
+            checked.clear()
+        r = action.route
+        checked[id(action)] = (action, tid, r, state.t.t_len[tid], counts, counts[0], counts[1], counts[2], counts[3],
+                               tuple(state.t.route_parallel[r][1:]))
+    return tid, counts
+
+
+def _check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int, int, int, int]]:
+    """check_claim, every test."""
     t = state.t
     p = state.current
     r = action.route

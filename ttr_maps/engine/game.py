@@ -78,6 +78,7 @@ class Game:
         self.claim_lists: dict[int, list[ClaimTrack]] = {}
         self.gray_rows: dict[int, list[list[ClaimTrack]]] = {}
         self.open_positions: dict[int, tuple[int, ...]] = {}
+        self.claim_checked: dict[int, tuple] = {}  # id(claim) -> what claims.check_claim found of it alone
         self.ticket_cache: dict[tuple, DrawTickets] = {}
         self.keep_cache: dict[tuple, KeepTickets] = {}
         self.draw_tickets_plain = DrawTickets(())

@@ -165,6 +165,11 @@ class Tables:
             if not g.stand_in:
                 by_color[g.color if g.color >= 0 else nc].append((gi, g.length, g.ferry, g.wilds, g))
         self.groups_by_color = tuple(tuple(sorted(x, key=lambda e: e[1])) for x in by_color)
+        # groups_upto[c][n]: colour c's groups of at most n spaces (n up to the longest group, group_len_cap),
+        # so listing claims walks only the groups a hand's cards can reach.
+        self.group_len_cap = max((g.length for g in self.claim_groups), default=0)
+        self.groups_upto = tuple(tuple(tuple(e for e in x if e[1] <= n) for n in range(self.group_len_cap + 1))
+                                 for x in self.groups_by_color)
         # Groups where stand-ins may pay: their claims are listed apart (stand_ins.py), after the others.
         self.stand_in_groups = tuple((gi, g) for gi, g in enumerate(self.claim_groups) if g.stand_in)
         self.route_points = dict(variant.scoring.routes)
