@@ -123,7 +123,7 @@ def apply(state_file: str, actions: tuple[str, ...], out: str | None, in_place: 
     An illegal action is refused with the rule that forbids it (exit 1) and nothing is written.
     """
     from ttr_maps.engine.errors import IllegalAction
-    from ttr_maps.engine.notation import USAGE, NotationError
+    from ttr_maps.engine.notation import NotationError, usage as notation_usage
 
     if in_place and out:
         raise click.UsageError("give either -o or --in-place")
@@ -134,7 +134,8 @@ def apply(state_file: str, actions: tuple[str, ...], out: str | None, in_place: 
         try:
             parsed = game.parse_actions(text, state)
         except NotationError as exc:
-            usage = "" if USAGE in str(exc) else f"\n{USAGE}"
+            usage = notation_usage()
+            usage = "" if usage in str(exc) else f"\n{usage}"
             raise click.UsageError(f"action {i} '{text}': {exc}{usage}") from None
         for action in parsed:
             try:

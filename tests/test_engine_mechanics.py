@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from ttr_maps.engine import mechanic
+from ttr_maps.engine.actions import Action
+from ttr_maps.engine.errors import R_TURN, IllegalAction
 from ttr_maps.engine.game import Game, State
 from ttr_maps.engine.mechanic import Mechanic
+from ttr_maps.engine.notation import NotationError, usage
 from ttr_maps.engine.position import PlayerPosition, Position
 from ttr_maps.engine.scoring import ScoringError, final_score
 
@@ -239,3 +243,71 @@ def test_a_bonus_must_give_one_row_per_seat():
     game = Game.from_file("usa", 2)
     with pytest.raises(ScoringError, match="mechanic most-claims: 1 rows of final scoring for 2 players"):
         final_score(game.variant, game.board, _position(1, 1), game.mechanics + (Short("USA"),))
+
+
+@dataclass(frozen=True, slots=True)
+class CashIn(Action):
+    """The made-up mechanic's own action: turn the tally tokens in for points (a whole turn)."""
+
+    def text(self, route_id: str | None = None) -> str:
+        return "cash in"
+
+
+def _cash_in(state, action) -> None:
+    if not state.tally[state.current]:
+        raise IllegalAction("no tally token to cash in", R_TURN)
+    state.scores[state.current] += state.tally[state.current]
+    state.tally[state.current] = 0
+    state.end_turn()
+
+
+def _parse_cash(game, args, state):
+    if args == ["in"]:
+        return [CashIn()]
+    raise NotationError("write `cash in`")
+
+
+class CashingTally(Tally):
+    """Tally with an action of its own at the start of a turn: its class, its handler, its legal
+    actions, its notation verb and usage, all here (mechanic.py), none in the engine's tables."""
+
+    turn_actions = {CashIn: _cash_in}
+    verbs = {"cash": _parse_cash}
+    usage = "cash in"
+    cash_in = CashIn()
+
+    def turn_legal(self, state, out) -> None:
+        if state.tally[state.current]:
+            out.append(self.cash_in)
+
+
+def test_a_mechanic_brings_its_own_action_with_its_notation(monkeypatch):
+    m = CashingTally("USA")
+    monkeypatch.setattr(mechanic, "MECHANICS", mechanic.MECHANICS + [m])
+    game = Game.from_file("usa", 2)
+    assert "cash in" in usage() and game.parse_actions("cash in") == [CashIn()]
+    with pytest.raises(NotationError, match="write `cash in`"):
+        game.parse_actions("cash out")
+    rng = random.Random(4)
+    state = game.new_initial_state(4)
+    cashed = 0
+    while not state.is_terminal() and cashed < 2:
+        legal = state.legal_actions()
+        if CashIn() in legal:
+            p, tokens, score = state.current, state.tally[state.current], state.scores[state.current]
+            state.apply(CashIn())
+            assert state.tally[p] == 0 and state.scores[p] == score + tokens and state.current != p
+            cashed += 1
+        else:
+            assert state.tally[state.current] == 0 or state.phase_name != "turn"
+            state.apply(rng.choice(legal))
+    assert cashed == 2
+    # The history (notation text in the state file) reads back into the same game.
+    data = json.loads(json.dumps(state.to_dict()))
+    assert "cash in" in data["history"]
+    assert State.from_dict(game, data) == state
+    with pytest.raises(IllegalAction, match="no tally token"):
+        blank = game.new_initial_state(4)
+        while blank.phase_name != "turn" or blank.tally[blank.current]:
+            blank.apply(blank.legal_actions()[0])
+        blank.apply(CashIn())

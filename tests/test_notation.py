@@ -127,3 +127,16 @@ def test_cli_unicode_digits_are_a_usage_error(tmp_path, action):
     assert r.exit_code == 2, r.output
     assert r.exception is None or isinstance(r.exception, SystemExit)
     assert "Traceback" not in r.output and not (tmp_path / "s1.yaml").exists()
+
+
+def test_cli_an_unknown_verb_shows_the_usage_with_every_mechanics_verbs(tmp_path):
+    s0 = tmp_path / "s0.yaml"
+    runner = CliRunner()
+    r = runner.invoke(cli, ["state", "new", str(MAPS / "variants" / "europe.yaml"), "-p", "2", "--seed", "1", "-o", str(s0)])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(cli, ["state", "apply", str(s0), "build wien", "-o", str(tmp_path / "s1.yaml")])
+    assert r.exit_code == 2 and "cannot read 'build wien'" in r.output
+    # The turn's own verbs and each mechanic's (mechanic.Mechanic.usage), once.
+    for form in ("draw blind", "claim ROUTE [TRACK] PAYMENT", "station PLACE PAYMENT", "tunnel abandon", "move stop", "flag skip", "standin PAYMENT"):
+        assert r.output.count(form) == 1, form
+    assert r.output.rstrip().endswith("| pass")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .actions import SetFlag, SkipFlag
 from .errors import R_FLAG, IllegalAction
 from .mechanic import Mechanic
+from .notation import NotationError
 from .phases import PH_FLAG
 
 if TYPE_CHECKING:
@@ -73,12 +74,22 @@ def score_sets(state: State) -> None:
         state.scores[p] += state.game.variant.flags.points
 
 
+def _parse_flag(game: Any, args: list[str], state: State | None) -> list:
+    if args == ["skip"]:
+        return [SkipFlag()]
+    if len(args) == 1:
+        return [SetFlag(args[0])]
+    raise NotationError("write `flag COLOUR` or `flag skip`")
+
+
 class Flags(Mechanic):
     """French flags as a mechanic (mechanic.py): its slice is each seat's cards set in front (`flag_cards`)
     and completed sets (`flag_sets`), and the colour a claim just offered (`pending_flag`)."""
 
     name = "flags"
     fields = ("flag_cards", "flag_sets", "pending_flag")
+    verbs = {"flag": _parse_flag}
+    usage = "flag COLOUR | flag skip"
     phases = {PH_FLAG: legal}
     handlers = {
         (PH_FLAG, SetFlag): apply_set,

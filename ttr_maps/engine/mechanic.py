@@ -43,6 +43,10 @@ class Mechanic:
     - `phases`: {phase: legal(state, out)} for the phases it opens; `handlers`: {(phase, action type):
       handler(state, action)} for the actions of those phases. A handler changes the state or raises
       IllegalAction (naming the rule) before changing anything.
+    - `verbs`: {verb: parse(game, words after the verb, state or None)}: the notation of its actions
+      (notation.py, which looks a verb up here when the turn's own verbs do not have it); a parser returns
+      the actions, None when the words are no action, or raises NotationError saying how to write them.
+      `usage`: their forms for the notation's usage line. An action's text is its class's `text()`.
     """
 
     name: str = ""
@@ -51,6 +55,8 @@ class Mechanic:
     turn_actions: dict[type, Callable[[Any, Any], None]] = {}
     phases: dict[int, Callable[[Any, list], None]] = {}
     handlers: dict[tuple[int, type], Callable[[Any, Any], None]] = {}
+    verbs: dict[str, Callable[[Any, list[str], Any], list | None]] = {}
+    usage: str = ""
 
     def enabled(self, variant: Variant, board: Board) -> bool:
         """Whether `variant` (on `board`) plays with this mechanic (its rules run; its slice exists either way)."""

@@ -1,9 +1,9 @@
 """The short text notation of actions (docs/engine.md, "Action notation").
 
     draw blind | draw faceup 2 | claim athina-sofia pink 3pink | claim atlanta-raleigh gray.1 1red+1loco
-    tickets | tickets 2 2 | keep 0 2 | station wien 2red | tunnel pay 1loco | tunnel abandon
-    passenger kassel | passenger skip | move kassel fulda wurzburg | move stop | flag blue | flag skip | pass
+    tickets | tickets 2 2 | keep 0 2 | pass
 
+and the verbs each mechanic adds (Mechanic.verbs, with its `usage`; docs/engine.md lists them all).
 A payment is `N<kind>` parts joined by `+`: a colour, `loco` (also `locomotive`,
 `joker`), `big` (+4 locomotive) or `passenger`; `0` pays nothing. `+` only ever
 joins parts (`2yellow+4loco` is two yellow cards and four locomotives), so the +4
@@ -14,46 +14,38 @@ NotationError (a usage error for the command line), never a crash.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
+from . import mechanic
 from .actions import (
-    AbandonTunnel,
     Action,
-    BuildStation,
     ClaimTrack,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
-    GiveStandIns,
     KeepTickets,
-    MovePassenger,
     Pass,
     Payment,
-    PayTunnel,
-    PlacePassenger,
-    SetFlag,
-    SkipFlag,
-    SkipPassenger,
-    StopPassenger,
     claim_payment_text,
 )
-from .passengers import ONE_CARD
 from .tables import UnknownRoute
 
 if TYPE_CHECKING:
-    from .game import Game
     from .state import State
+
+Game = Any  # game.Game (not imported: game.py imports this module)
 
 
 class NotationError(ValueError):
     """Text that is not an action of the notation."""
 
 
-USAGE = (
-    "actions: draw blind | draw faceup N | claim ROUTE [TRACK] PAYMENT | tickets [N ...] | keep [I ...] | "
-    "station PLACE PAYMENT | tunnel pay PAYMENT | tunnel abandon | passenger PLACE | passenger skip | "
-    "move PLACE PLACE ... [stop] | move stop | flag COLOUR | flag skip | standin PAYMENT | pass"
-)
+_USAGE_HEAD = "draw blind | draw faceup N | claim ROUTE [TRACK] PAYMENT | tickets [N ...] | keep [I ...]"
+
+
+def usage() -> str:
+    """The usage line of the notation: the turn's own verbs, each mechanic's (Mechanic.usage), `pass`."""
+    return "actions: " + " | ".join([_USAGE_HEAD, *(m.usage for m in mechanic.MECHANICS if m.usage), "pass"])
 
 # `2standin` in a claim's payment: two of the route's cards are paid by stand-ins (docs/rules.md#stand-ins).
 _STAND_IN = re.compile(r"([0-9]+)(?:standins?|stand-ins?)")
@@ -132,7 +124,8 @@ def _route(game: Game, name: str) -> int:
         raise NotationError(str(exc)) from None
 
 
-def _place(game: Game, name: str) -> str:
+def place_arg(game: Game, name: str) -> str:
+    """`name` when it is a place id of the board; else a NotationError with the nearest ids."""
     if name not in game.t.place_index:
         from ..diagnostics import did_you_mean
 
@@ -192,16 +185,18 @@ def parse_actions(game: Game, text: str, state: State | None = None) -> list[Act
         if tokens:
             out.extend(_parse_one(game, tokens, state))
     if not out:
-        raise NotationError("no action given; " + USAGE)
+        raise NotationError("no action given; " + usage())
     return out
 
 
 def _parse_one(game: Game, tok: list[str], state: State | None) -> list[Action]:
     verb, args = tok[0], tok[1:]
     parse = _VERBS.get(verb)
+    if parse is None:  # a mechanic's verb (Mechanic.verbs)
+        parse = next((m.verbs[verb] for m in mechanic.MECHANICS if verb in m.verbs), None)
     out = parse(game, args, state) if parse is not None else None
     if out is None:
-        raise NotationError(f"cannot read '{' '.join(tok)}'; " + USAGE)
+        raise NotationError(f"cannot read '{' '.join(tok)}'; " + usage())
     return out
 
 
@@ -243,100 +238,17 @@ def _parse_keep(game: Game, args: list[str], state: State | None) -> list[Action
     return [KeepTickets(tuple(sorted(_ints(args, "keep"))))]
 
 
-def _parse_station(game: Game, args: list[str], state: State | None) -> list[Action]:
-    if len(args) < 2:
-        raise NotationError("write `station PLACE PAYMENT`, e.g. `station wien 2red`")
-    return [BuildStation(_place(game, args[0]), parse_payment(game, "+".join(args[1:])))]
-
-
-def _parse_tunnel(game: Game, args: list[str], state: State | None) -> list[Action]:
-    if args == ["abandon"]:
-        return [AbandonTunnel()]
-    if len(args) >= 2 and args[0] == "pay":
-        return [PayTunnel(parse_payment(game, "+".join(args[1:])))]
-    raise NotationError("write `tunnel pay PAYMENT` or `tunnel abandon`")
-
-
-def _parse_passenger(game: Game, args: list[str], state: State | None) -> list[Action]:
-    if args == ["skip"]:
-        return [SkipPassenger()]
-    if len(args) == 1:
-        return [PlacePassenger(_place(game, args[0]))]
-    raise NotationError("write `passenger PLACE` or `passenger skip`")
-
-
-def _parse_flag(game: Game, args: list[str], state: State | None) -> list[Action]:
-    if args == ["skip"]:
-        return [SkipFlag()]
-    if len(args) == 1:
-        return [SetFlag(args[0])]
-    raise NotationError("write `flag COLOUR` or `flag skip`")
-
-
-def _parse_stand_ins(game: Game, args: list[str], state: State | None) -> list[Action]:
-    if not args:
-        raise NotationError("write `standin PAYMENT`, e.g. `standin 2blue+1green` (cards of any colours)")
-    payment = parse_payment(game, "+".join(args))
-    return [GiveStandIns((part,)) for part in payment]
-
-
 def _parse_pass(game: Game, args: list[str], state: State | None) -> list[Action] | None:
     return None if args else [Pass()]  # `pass` with more words: not an action (the caller says so)
 
 
-def _parse_move(game: Game, args: list[str], state: State | None) -> list[Action]:
-    if args == ["stop"]:
-        return [StopPassenger()]
-    stop = bool(args) and args[-1] == "stop"
-    if stop:
-        args = args[:-1]
-    explicit: list[Payment] | None = None
-    def is_pay(a: str) -> bool:
-        return a == "0" or (is_payment(a) and a not in game.t.place_index)
-
-    places = [a for a in args if not is_pay(a)]
-    pays = [a for a in args if is_pay(a)]
-    if len(places) < 2:
-        raise NotationError("write `move FROM TO [TO ...] [stop]` with place ids")
-    if pays:
-        if len(pays) != len(places) - 1:
-            raise NotationError("give one payment per ride (0 or 1passenger) or none (worked out from the board)")
-        explicit = [parse_payment(game, p) for p in pays]
-    out: list[Action] = []
-    t = game.t
-    for i in range(len(places) - 1):
-        a, b = _place(game, places[i]), _place(game, places[i + 1])
-        if explicit is not None:
-            pay = explicit[i]
-        else:
-            pay = ()
-            if state is not None:
-                # free when the player holds a track of a route between the two places, else one card
-                masks = [state.route_mask[r] for r in t.routes_between.get((t.place_index[a], t.place_index[b]), ())]
-                bit = 1 << state.current
-                if any(masks) and not any(m & bit for m in masks):
-                    pay = ONE_CARD
-        out.append(MovePassenger((a, b), pay))
-    if stop:
-        out.append(StopPassenger())
-    return out
-
-
-# The parser of each verb (its words after the verb); None from a parser: the words are no action.
-_VERBS = {
+# The parser of each verb of the turn (its words after the verb); None from a parser: the words are no
+# action. The mechanics add theirs (Mechanic.verbs).
+_VERBS: dict[str, Callable[[Game, list[str], Any], list[Action] | None]] = {
     "draw": _parse_draw,
     "claim": _parse_claim,
     "tickets": _parse_tickets,
     "ticket": _parse_tickets,
     "keep": _parse_keep,
-    "station": _parse_station,
-    "tunnel": _parse_tunnel,
-    "passenger": _parse_passenger,
-    "move": _parse_move,
-    "flag": _parse_flag,
-    "standin": _parse_stand_ins,
-    "standins": _parse_stand_ins,
-    "stand-in": _parse_stand_ins,
-    "stand-ins": _parse_stand_ins,
     "pass": _parse_pass,
 }

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .actions import PASSENGER, MovePassenger, PlacePassenger, SkipPassenger, StopPassenger
+from .actions import PASSENGER, Action, MovePassenger, Payment, PlacePassenger, SkipPassenger, StopPassenger
 from .errors import R_PASSENGER, IllegalAction
 from .mechanic import Mechanic
+from .notation import NotationError, is_payment, parse_payment, place_arg
 from .phases import PH_JOURNEY, PH_PASSENGER
 
 if TYPE_CHECKING:
@@ -213,6 +214,52 @@ def finish(state: State) -> None:
     state.end_turn()
 
 
+def _parse_passenger(game: Any, args: list[str], state: State | None) -> list:
+    if args == ["skip"]:
+        return [SkipPassenger()]
+    if len(args) == 1:
+        return [PlacePassenger(place_arg(game, args[0]))]
+    raise NotationError("write `passenger PLACE` or `passenger skip`")
+
+
+def _parse_move(game: Any, args: list[str], state: State | None) -> list:
+    if args == ["stop"]:
+        return [StopPassenger()]
+    stop = bool(args) and args[-1] == "stop"
+    if stop:
+        args = args[:-1]
+    explicit: list[Payment] | None = None
+    def is_pay(a: str) -> bool:
+        return a == "0" or (is_payment(a) and a not in game.t.place_index)
+
+    places = [a for a in args if not is_pay(a)]
+    pays = [a for a in args if is_pay(a)]
+    if len(places) < 2:
+        raise NotationError("write `move FROM TO [TO ...] [stop]` with place ids")
+    if pays:
+        if len(pays) != len(places) - 1:
+            raise NotationError("give one payment per ride (0 or 1passenger) or none (worked out from the board)")
+        explicit = [parse_payment(game, p) for p in pays]
+    out: list[Action] = []
+    t = game.t
+    for i in range(len(places) - 1):
+        a, b = place_arg(game, places[i]), place_arg(game, places[i + 1])
+        if explicit is not None:
+            pay = explicit[i]
+        else:
+            pay = ()
+            if state is not None:
+                # free when the player holds a track of a route between the two places, else one card
+                masks = [state.route_mask[r] for r in t.routes_between.get((t.place_index[a], t.place_index[b]), ())]
+                bit = 1 << state.current
+                if any(masks) and not any(m & bit for m in masks):
+                    pay = ONE_CARD
+        out.append(MovePassenger((a, b), pay))
+    if stop:
+        out.append(StopPassenger())
+    return out
+
+
 class Passengers(Mechanic):
     """Passengers and goods as a mechanic (mechanic.py). Its slice: each seat's passengers not yet placed
     (`passengers_unplaced`) and moved (`passengers_moved`), placed ones (`passenger_at`: place -> seat),
@@ -223,6 +270,8 @@ class Passengers(Mechanic):
 
     name = "passengers"
     absent = "this variant has no passengers"
+    verbs = {"passenger": _parse_passenger, "move": _parse_move}
+    usage = "passenger PLACE | passenger skip | move PLACE PLACE ... [stop] | move stop"
     fields = ("passengers_unplaced", "passenger_at", "passengers_moved", "journey", "goods", "goods_at", "goods_taken")
     turn_actions = {MovePassenger: apply_move}
     phases = {PH_PASSENGER: legal_place, PH_JOURNEY: legal_journey}

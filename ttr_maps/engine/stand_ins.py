@@ -20,6 +20,7 @@ from .actions import ClaimTrack, GiveStandIns, payment_text
 from . import tunnels
 from .errors import R_STAND_IN, IllegalAction
 from .mechanic import Mechanic
+from .notation import NotationError, parse_payment
 from .payments import color_payments, discard_payment, take_payment
 from .phases import PH_STAND_IN
 
@@ -195,6 +196,13 @@ def finish(state: State) -> None:
     state.complete_claim(pend.tid, pend.paid, (), given)
 
 
+def _parse_stand_ins(game: Any, args: list[str], state: State | None) -> list:
+    if not args:
+        raise NotationError("write `standin PAYMENT`, e.g. `standin 2blue+1green` (cards of any colours)")
+    payment = parse_payment(game, "+".join(args))
+    return [GiveStandIns((part,)) for part in payment]
+
+
 class StandIns(Mechanic):
     """Stand-ins as a mechanic (mechanic.py). Its slice: the claim waiting for its stand-in cards
     (`stand_ins`, a PendingStandIns, or None). It takes over the payment of a claim that names stand-ins
@@ -203,6 +211,8 @@ class StandIns(Mechanic):
 
     name = "stand-ins"
     fields = ("stand_ins",)
+    verbs = dict.fromkeys(("standin", "standins", "stand-in", "stand-ins"), _parse_stand_ins)
+    usage = "standin PAYMENT"
     phases = {PH_STAND_IN: legal}
     handlers = {(PH_STAND_IN, GiveStandIns): apply_give}
 

@@ -37,8 +37,9 @@ from .phases import PH_TURN, PHASE_NAMES
 from .tables import UnknownRoute
 
 if TYPE_CHECKING:
-    from .game import Game
     from .state import State
+
+Game = Any  # game.Game (not imported: game.py imports this module)
 
 STATE_FORMAT = "ttr-state/1"
 

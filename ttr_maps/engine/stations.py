@@ -12,6 +12,7 @@ from .actions import BuildStation
 from .errors import R_STATION, IllegalAction
 from .events import StationBuilt
 from .mechanic import Mechanic
+from .notation import NotationError, parse_payment, place_arg
 from .payments import discard_payment, take_payment
 
 if TYPE_CHECKING:
@@ -97,6 +98,12 @@ def apply(state: State, action: BuildStation) -> None:
     state.end_turn()
 
 
+def _parse_station(game: Any, args: list[str], state: State | None) -> list:
+    if len(args) < 2:
+        raise NotationError("write `station PLACE PAYMENT`, e.g. `station wien 2red`")
+    return [BuildStation(place_arg(game, args[0]), parse_payment(game, "+".join(args[1:])))]
+
+
 class Stations(Mechanic):
     """Stations as a mechanic (mechanic.py): its slice is who built where (`station_owner`: place -> seat)
     and each seat's stations in building order (`stations`); building one is an action at the start of a
@@ -106,6 +113,8 @@ class Stations(Mechanic):
     fields = ("station_owner", "stations")
     turn_actions = {BuildStation: apply}
     absent = "this variant has no stations"
+    verbs = {"station": _parse_station}
+    usage = "station PLACE PAYMENT"
 
     def enabled(self, variant, board) -> bool:
         return bool(variant.stations.costs)

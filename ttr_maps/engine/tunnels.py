@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from .actions import AbandonTunnel, PayTunnel, payment_text
 from .cards import discard_cards, draw_top
 from .mechanic import Mechanic
+from .notation import NotationError, parse_payment
 from .payments import discard_payment, return_payment, take_payment, wild_splits
 from .errors import R_BIG_LOCO, R_LOCO_ONLY, R_TUNNEL, IllegalAction
 from .phases import PH_TUNNEL
@@ -154,6 +155,14 @@ def apply_abandon(state: State) -> None:
     state.end_turn()
 
 
+def _parse_tunnel(game: Any, args: list[str], state: State | None) -> list:
+    if args == ["abandon"]:
+        return [AbandonTunnel()]
+    if len(args) >= 2 and args[0] == "pay":
+        return [PayTunnel(parse_payment(game, "+".join(args[1:])))]
+    raise NotationError("write `tunnel pay PAYMENT` or `tunnel abandon`")
+
+
 class Tunnels(Mechanic):
     """Tunnels as a mechanic (mechanic.py). Its slice: the tunnel claim waiting for its extra cards
     (`tunnel`, a PendingTunnel, or None). It takes over the payment of a claim on a tunnel (pay_claim) and
@@ -161,6 +170,8 @@ class Tunnels(Mechanic):
 
     name = "tunnels"
     fields = ("tunnel",)
+    verbs = {"tunnel": _parse_tunnel}
+    usage = "tunnel pay PAYMENT | tunnel abandon"
     phases = {PH_TUNNEL: legal}
     handlers = {
         (PH_TUNNEL, PayTunnel): apply_pay,
