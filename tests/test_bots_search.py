@@ -92,14 +92,14 @@ def test_search_decisions_do_not_change_with_hidden_information(variant, players
         choices = []
         for s in (state, other):
             # `when=all`: every turn is searched; the default searches only where the expert would not draw.
-            for options in ({"budget": "6", "when": "all"}, {"budget": "6"}):
+            for options in ({"budget": "6", "when": "all"}, {"budget": "6"}, {"budget": "6", "when": "all", "steps": "200"}):
                 bot = make_bot("search", game, seat, 99, options)
                 view = StateView(s, seat)
                 choices.append(bot.act(view, s.legal_actions(False)))
                 view.close()
                 if "when" in options:
-                    assert bot.stats["searched"] == 1 and bot.stats["playouts"] >= 6
-        assert choices[0] == choices[2] and choices[1] == choices[3]
+                    assert bot.stats["searched"] == 1 and bot.stats["playouts"] >= (2 if "steps" in options else 6)
+        assert choices[:3] == choices[3:]
         checked += 1
         if state.phase == PH_TURN and step == 2:
             draw = next(a for a in state.legal_actions() if type(a) is DrawTickets)
@@ -154,7 +154,10 @@ def test_search_options_are_checked():
     assert make_bot("search", game, 0, 0, {"budget": "0.25s"}).seconds == 0.25
     assert make_bot("search", game, 0, 0, {"candidates": "5"}).max_candidates == 5
     assert make_bot("search", game, 0, 0, {"when": "all"}).when == "all"
-    for bad in ({"budget": "0"}, {"budget": "fast"}, {"budget": "-1s"}, {"candidates": "1"}, {"when": "draws"}):
+    assert make_bot("search", game, 0, 0, {"steps": "2500"}).max_steps == 2500
+    assert make_bot("search", game, 0, 0, {"steps": "none"}).max_steps is None
+    for bad in ({"budget": "0"}, {"budget": "fast"}, {"budget": "-1s"}, {"candidates": "1"}, {"when": "draws"},
+                {"steps": "-5"}, {"steps": "lots"}):
         with pytest.raises(ValueError, match="search"):
             make_bot("search", game, 0, 0, bad)
     with pytest.raises(ValueError, match="no option 'depth'"):
@@ -183,6 +186,27 @@ def test_simulate_refuses_bad_bot_options(tmp_path, args, message):
 
 
 @pytest.mark.slow
+def test_search_stops_at_its_cap_of_playout_actions():
+    """`search.steps` caps the playout actions a decision may spend, whatever the playout budget: the search stops
+    before a world that would pass it (at least one world is played), and the same seed makes the same decision."""
+    game, state = _position("europe", 4, 12)
+    seat = state.current
+    legal = state.legal_actions(False)
+    spent = {}
+    for steps in ("none", "1500", "1500"):
+        bot = make_bot("search", game, seat, 5, {"budget": "64", "when": "all", "steps": steps})
+        view = StateView(state, seat)
+        choice = bot.act(view, legal)
+        view.close()
+        assert bot.stats["searched"] == 1
+        spent.setdefault(steps, []).append((bot.stats["steps"], bot.stats["playouts"], choice))
+    free_steps, free_playouts, _ = spent["none"][0]
+    capped_steps, capped_playouts, _ = spent["1500"][0]
+    assert free_steps > 1500 and capped_playouts < free_playouts
+    assert capped_steps <= 1500 or capped_playouts <= 3  # one world only may pass the cap
+    assert spent["1500"][0] == spent["1500"][1]
+
+
 def test_simulate_search_gives_the_same_games_on_any_number_of_workers(tmp_path):
     """`simulate --bots search,expert` with a playout budget: the same records from one process and from two."""
     from ttr_maps.cli.main import cli
