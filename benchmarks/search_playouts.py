@@ -12,6 +12,18 @@ the expert's move: positions, and in how many of them an alternative beats it
 by more than two standard errors (margin over the best other score, paired by
 world); and per kind of alternative, the mean gain over the expert's move and
 the share of worlds where it gains.
+
+    python benchmarks/search_playouts.py --variant europe --bars --games 14 --worlds 40
+
+With `--bars`: how sure the search should be before it leaves the expert's
+move. Experts play whole games (seeds 5000, 5001, ...); about every fifth turn
+where the expert would claim (the turns the search bot looks at by default),
+the search bot's default candidates are played in the same worlds. Then, 20
+times a position, `--decide` of the worlds (default 10) pick a candidate by
+each rule (the best mean margin over the expert's move above zero, or above
+0.5, 1, 2 standard errors) and the other worlds judge it: printed per rule,
+the share of decisions changed and the mean gain in margin and in wins
+(points of win rate) a decision, over the expert's move.
 """
 
 from __future__ import annotations
@@ -38,9 +50,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--games", type=int, default=24)
     ap.add_argument("--worlds", type=int, default=8)
-    ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=None, help="first game's seed (default 1000; 5000 with --bars)")
+    ap.add_argument("--bars", action="store_true", help="compare the rules for leaving the expert's move")
+    ap.add_argument("--decide", type=int, default=10, help="with --bars: worlds that decide (default 10)")
     args = ap.parse_args(argv)
     game = Game.from_file(ROOT / "maps" / "variants" / f"{args.variant}.yaml", args.players)
+    if args.bars:
+        return bars(game, args)
+    if args.seed is None:
+        args.seed = 1000
     positions: dict[str, int] = defaultdict(int)
     beaten: dict[str, int] = defaultdict(int)
     gains: dict[tuple[str, str], list[float]] = defaultdict(list)
@@ -89,6 +107,84 @@ def main(argv: list[str] | None = None) -> int:
             if k == kind:
                 print(f"  {alt:12s} {len(d):5d} worlds: mean gain {sum(d) / len(d):+.2f}, "
                       f"gains in {sum(x > 0 for x in d) / len(d) * 100:.0f}%")
+    return 0
+
+
+def bars(game, args) -> int:
+    from ttr_maps.bots import make_bot
+    from ttr_maps.bots.search import _World
+    from ttr_maps.bots.view import StateView
+    from ttr_maps.engine.actions import DrawBlind, DrawFaceUp
+    from ttr_maps.engine.game import PH_TURN
+
+    first = 5000 if args.seed is None else args.seed
+    if not 2 <= args.decide < args.worlds:
+        print(f"--decide {args.decide}: give 2 to --worlds - 1 ({args.worlds - 1})", file=sys.stderr)
+        return 2
+    positions: list[list[list[float]]] = []  # per position, per world, each candidate's margin
+    for g in range(args.games):
+        seed = first + g
+        bots = [make_bot("expert", game, s, s + 100 * seed) for s in range(args.players)]
+        state = game.new_initial_state(seed)
+        next_turn = 2 + g % 4
+        while not state.is_terminal():
+            p = state.current
+            if state.phase == PH_TURN and state.turns >= next_turn:
+                bot = make_bot("search", game, p, seed, {})
+                view = StateView(state, p)
+                legal = state.legal_actions(False)
+                choice = bot.prior.act(view, legal)
+                if type(choice) is not DrawBlind and type(choice) is not DrawFaceUp:
+                    next_turn = state.turns + 5
+                    cands = bot.candidates(view, legal, choice)
+                    world = _World(game, view)
+                    if len(cands) >= 2 and world.ok:
+                        rng = random.Random(seed * 7 + state.turns)
+                        rows = []
+                        for _ in range(args.worlds):
+                            w = world.sample(rng)
+                            rows.append([bot.playout(w, c) for c in cands])
+                        positions.append(rows)
+                view.close()
+            view = StateView(state, p)
+            state.apply(bots[p].act(view, state.legal_actions(False)))
+            view.close()
+        print(f"game {g + 1}/{args.games}: {len(positions)} positions", file=sys.stderr, flush=True)
+
+    def win(x: float) -> float:
+        return 1.0 if x > 0 else 0.5 if x == 0 else 0.0
+
+    def pick(rows: list[list[float]], z: float) -> int:
+        best, best_v = 0, 0.0
+        for i in range(1, len(rows[0])):
+            d = [r[i] - r[0] for r in rows]
+            m = len(d)
+            mean = sum(d) / m
+            se = math.sqrt(sum((x - mean) ** 2 for x in d) / (m - 1) / m)
+            if mean > 0 and mean - z * se > best_v:
+                best, best_v = i, mean - z * se
+        return best
+
+    print(f"{args.variant} {args.players}p, {args.games} games (seeds {first}-{first + args.games - 1}), "
+          f"{len(positions)} positions where the expert would claim, {args.worlds} worlds each, "
+          f"{args.decide} deciding and {args.worlds - args.decide} judging (20 splits a position)")
+    for z in (0, 0.5, 1, 2):
+        rng = random.Random(1)
+        changed = margin = wins = n = 0
+        for rows in positions:
+            for _ in range(20):
+                idx = list(range(len(rows)))
+                rng.shuffle(idx)
+                decide = [rows[i] for i in idx[: args.decide]]
+                judge = [rows[i] for i in idx[args.decide:]]
+                c = pick(decide, z)
+                changed += c != 0
+                margin += sum(r[c] - r[0] for r in judge) / len(judge)
+                wins += sum(win(r[c]) - win(r[0]) for r in judge) / len(judge)
+                n += 1
+        rule = "best mean above 0" if z == 0 else f"{z:g} standard errors above 0"
+        print(f"  {rule:28s} changed {changed / n * 100:3.0f}%, gain a decision {margin / n:+.2f} points of margin, "
+              f"{wins / n * 100:+.2f} points of win rate")
     return 0
 
 

@@ -222,10 +222,11 @@ class SearchBot(Bot):
         after 8 worlds (an alternative ahead of the prior's move, or every one behind, by two standard
         errors). The alternative with the best mean margin over the prior's, in the worlds both met, is played
         if that mean is above zero. (A bar of one standard error above zero kept fewer changes but gained less:
-        replaying 43 Europe and 105 USA positions at two players, 10 of 40 sampled worlds deciding and the other
-        30 judging, the best mean gained +2.0 points of margin a decision on Europe and +6.3 on USA, one standard
-        error +1.3 and +4.6, two +0.4 and +2.6.) With a cap of playout actions (`steps`), the search stops before
-        a world that would pass it.
+        at 51 Europe and 141 USA positions at two players, 10 of 40 sampled worlds deciding and the other 30
+        judging, the best mean gained +2.0 points of margin a decision on Europe and +6.6 on USA, one standard
+        error +1.3 and +5.3, two +0.4 and +3.2: `python benchmarks/search_playouts.py --bars --variant europe
+        --games 4 --worlds 40`, `--variant usa --games 11`.) With a cap of playout actions (`steps`), the search
+        stops before a world that would pass it.
         """
         n = len(cands)
         values: list[list[float]] = [[] for _ in range(n)]  # per candidate, its margin in each world it met
