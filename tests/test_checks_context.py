@@ -106,9 +106,20 @@ def random_board(rng: random.Random) -> str:
     return "\n".join(lines) + "\n"
 
 
+# The checks that lay the board out as `render` does (Context.drawing): 0.1 s to 9 s a random board here, the
+# boards of 9-12 places with car length 50 (every route piled on every other) the slowest, 34 s of the 40 s
+# this test took when they ran on every board.
+DRAWN = ("D002", "D006", "D007", "D008", "D009")
+DRAWN_MAX_PLACES = 8
+
+
 @pytest.mark.slow
 def test_random_boards_and_variants_never_crash_a_check(tmp_path):
+    """Every check on 60 random boards and their variants; the checks of the drawn board (DRAWN) on the
+    boards of up to 8 places (27 of the files that load: every car length, countries, loops,
+    coincident places)."""
     rng = random.Random(7)
+    drawn = 0
     for k in range(60):
         board = tmp_path / f"b{k}.yaml"
         board.write_text(random_board(rng), encoding="utf-8")
@@ -124,8 +135,11 @@ def test_random_boards_and_variants_never_crash_a_check(tmp_path):
         for path in (board, variant):
             loaded = load(path)
             if loaded.ok:
-                for d in run_checks(loaded, config=False):
+                small = len(loaded.board.places) <= DRAWN_MAX_PLACES
+                drawn += small
+                for d in run_checks(loaded, ignore=() if small else DRAWN, config=False):
                     assert d.code in CHECKS and d.line >= 1 and d.col >= 1, d
+    assert drawn >= 20, drawn  # the drawing checks ran on many boards
 
 
 COUNTRY_LOOP = """\
