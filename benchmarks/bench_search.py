@@ -4,6 +4,9 @@
     python benchmarks/bench_search.py --variant europe --players 4 --games 100 --budget 32 --json
     python benchmarks/bench_search.py ... --log run.jsonl      (each game as it ends; --summarize run.jsonl
                                                                prints the summary of the games logged so far)
+    python benchmarks/bench_search.py ... --first 50 --games 50 --log b.jsonl   (games 50-99 of the same deal,
+                                                               e.g. in a second process; --summarize a.jsonl
+                                                               b.jsonl sums the logs, each game index once)
 
 One search bot and the expert in every other seat; the search bot's seat
 rotates with the game index (game i: seat i mod players), and the games are
@@ -76,6 +79,17 @@ def play(args: tuple[str, int, int, int, str, str, str]) -> dict:
 _GAMES: dict = {}
 
 
+def _ranges(indices: list[int]) -> str:
+    """Game indices as runs: 0-39, 50-71."""
+    out: list[str] = []
+    for i in sorted(indices):
+        if out and int(out[-1].split("-")[-1]) == i - 1:
+            out[-1] = f"{out[-1].split('-')[0]}-{i}"
+        else:
+            out.append(str(i))
+    return ", ".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variant", default="usa", help="bundled variant name (default usa)")
@@ -85,7 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--candidates", default="3", help="search.candidates (default 3)")
     ap.add_argument("--when", default="claims", help="search.when (default claims)")
     ap.add_argument("--log", type=Path, help="append each game's result to this file as it ends (JSON lines)")
-    ap.add_argument("--summarize", type=Path, help="print the summary of the games in this log, play none")
+    ap.add_argument("--summarize", type=Path, nargs="+",
+                    help="print the summary of the games in these logs (each game index once), play none")
+    ap.add_argument("--first", type=int, default=0, help="index of the first game to play (default 0)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", action="store_true")
@@ -93,15 +109,27 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()
     start = time.perf_counter()
     if args.summarize:
-        results = [json.loads(line) for line in args.summarize.read_text(encoding="utf-8").splitlines() if line.strip()]
+        by_index: dict[int, dict] = {}
+        runs = set()
+        for path in args.summarize:
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    r = json.loads(line)
+                    by_index.setdefault(r["index"], r)
+                    runs.add(tuple(sorted(r["run"].items())))
+        results = [by_index[i] for i in sorted(by_index)]
         if not results:
-            print(f"{args.summarize}: no games logged yet", file=sys.stderr)
+            print(f"{' '.join(map(str, args.summarize))}: no games logged yet", file=sys.stderr)
+            return 1
+        if len(runs) > 1:
+            print("these logs are from different runs (variant, players, seed, budget, candidates or when differ)",
+                  file=sys.stderr)
             return 1
         meta = results[0]["run"]
         args.variant, args.players, args.seed, args.budget, args.candidates, args.when = (
             meta["variant"], meta["players"], meta["seed"], meta["budget"], meta["candidates"], meta["when"])
     else:
-        jobs = [(args.variant, args.players, args.seed, i, args.budget, args.candidates, args.when) for i in range(args.games)]
+        jobs = [(args.variant, args.players, args.seed, i, args.budget, args.candidates, args.when) for i in range(args.first, args.first + args.games)]
         run = {"variant": args.variant, "players": args.players, "seed": args.seed, "budget": args.budget,
                "candidates": args.candidates, "when": args.when}
         log = args.log.open("a", encoding="utf-8") if args.log else None
@@ -137,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
                             "ci": [round(slo, 3), round(shi, 3)]})
     out = {
         "variant": args.variant, "players": args.players, "games": len(results), "seed": args.seed,
+        "indices": _ranges([r["index"] for r in results]),
         "budget": args.budget, "candidates": args.candidates, "when": args.when,
         "win_rate": round(wins / len(results), 3), "ci": [round(lo, 3), round(hi, 3)],
         "even_share": round(1 / args.players, 3),
@@ -152,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(out, indent=2))
         return 0
     print(f"{out['variant']} {out['players']}p, search (budget {out['budget']}, {out['candidates']} candidates, when {out['when']}) vs expert, "
-          f"{out['games']} games, seed {out['seed']}: search wins {out['win_rate'] * 100:.1f}% "
+          f"{out['games']} games ({out['indices']}), seed {out['seed']}: search wins {out['win_rate'] * 100:.1f}% "
           f"({out['ci'][0] * 100:.1f}-{out['ci'][1] * 100:.1f}%; even share {out['even_share'] * 100:.0f}%), "
           f"mean margin {out['mean_margin']:+.1f}")
     for b in by_seat:
