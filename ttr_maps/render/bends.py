@@ -157,7 +157,7 @@ class Obstacles:
         # Markers (not of its own ends), goods tokens and names.
         qi, ti = self._static_tree.query(cars, predicate="intersects")
         kind, owner = self._static_kind[ti], self._static_owner[ti]
-        keep = ~((kind == 1) & np.isin(owner, ends))
+        keep = ~((kind == 1) & ((owner == ends[0]) | (owner == ends[1])))
         qi, ti, kind, owner = qi[keep], ti[keep], kind[keep], owner[keep]
         shared = shapely.area(shapely.intersection(cars[qi], self._static[ti])) if len(qi) else np.empty(0)
         share = np.where((kind == 1) | (kind == 3), shared / self._static_area[ti], shared / self.car_area)
@@ -349,8 +349,17 @@ def _own_cars_clear(plan: BoardPlan, laid: list[RoutePlan], cars: np.ndarray, wh
     ok = np.ones(len(laid), dtype=bool)
     if not len(cars):
         return ok
-    qi, ti = STRtree(cars).query(cars, predicate="intersects")
-    keep = (which[qi] == which[ti]) & (qi < ti)
+    # Every pair of cars of one try (the cars of a try are consecutive), those whose boxes meet, those that intersect.
+    counts = np.bincount(which, minlength=len(laid)).tolist()
+    firsts = np.cumsum([0, *counts[:-1]]).tolist()
+    pairs = [np.triu_indices(n, 1) for n in counts]
+    qi = np.concatenate([a + f for (a, _), f in zip(pairs, firsts)])
+    ti = np.concatenate([b + f for (_, b), f in zip(pairs, firsts)])
+    bounds = shapely.bounds(cars)
+    a, b = bounds[qi], bounds[ti]
+    keep = (a[:, 0] <= b[:, 2]) & (b[:, 0] <= a[:, 2]) & (a[:, 1] <= b[:, 3]) & (b[:, 1] <= a[:, 3])
+    qi, ti = qi[keep], ti[keep]
+    keep = shapely.intersects(cars[qi], cars[ti])
     qi, ti = qi[keep], ti[keep]
     if len(qi):
         shared = shapely.area(shapely.intersection(cars[qi], cars[ti])) / (plan.space_length * plan.space_width)

@@ -465,18 +465,20 @@ def _candidate_pairs(cand_polys: list[list[np.ndarray]], unit: float) -> dict[tu
     one players can misread, so it outweighs any bow). It is symmetric, so choosing
     the best candidate route by route never makes the total worse.
     """
-    polys, group, cand = [], [], []
-    for g, cps in enumerate(cand_polys):
-        for j, ps in enumerate(cps):
-            polys.append(ps)
-            group.append(np.full(len(ps), g))
-            cand.append(np.full(len(ps), j))
-    if not polys or not sum(len(p) for p in polys):
+    polys = [ps for cps in cand_polys for ps in cps]
+    counts = np.array([len(ps) for ps in polys], dtype=np.int64)
+    if not len(counts) or not counts.sum():
         return {}
     flat = np.concatenate(polys)
-    gid, cid = np.concatenate(group), np.concatenate(cand)
-    qi, ti = STRtree(flat).query(flat, predicate="intersects")
+    gid = np.repeat(np.repeat(np.arange(len(cand_polys)), [len(cps) for cps in cand_polys]), counts)
+    cid = np.repeat(np.concatenate([np.arange(len(cps)) for cps in cand_polys]), counts)
+    # The pairs of different routes' spaces that intersect, in the order a query of the index with the
+    # "intersects" predicate finds them: the boxes that meet, then the exact test on the pairs of different routes
+    # only (most pairs of boxes are two candidates of one route).
+    qi, ti = STRtree(flat).query(flat)
     keep = gid[qi] < gid[ti]
+    qi, ti = qi[keep], ti[keep]
+    keep = shapely.intersects(flat[qi], flat[ti])
     qi, ti = qi[keep], ti[keep]
     out: dict[tuple[int, int], dict[tuple[int, int], float]] = {}
     if not len(qi):
@@ -492,9 +494,8 @@ def _candidate_pairs(cand_polys: list[list[np.ndarray]], unit: float) -> dict[tu
     pairs, first, inverse = np.unique(ka * (len(cand_polys) * width) + kb, return_index=True, return_inverse=True)
     sums = np.bincount(inverse.ravel(), weights=costs, minlength=len(pairs))
     order = np.argsort(first, kind="stable")  # the order the pairs were first met, as the dicts were filled
-    for a, b, c in zip((ka[first[order]]).tolist(), (kb[first[order]]).tolist(), sums[order].tolist()):
-        ga, ja = divmod(a, width)
-        gb, jb = divmod(b, width)
+    a, b = ka[first[order]], kb[first[order]]
+    for ga, ja, gb, jb, c in zip((a // width).tolist(), (a % width).tolist(), (b // width).tolist(), (b % width).tolist(), sums[order].tolist()):
         out.setdefault((ga, ja), {})[gb, jb] = c
         out.setdefault((gb, jb), {})[ga, ja] = c
     return out
