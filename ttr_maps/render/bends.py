@@ -21,7 +21,7 @@ from shapely import STRtree
 from ..geometry import Layout
 from ..model.board import Route
 from .paths import smooth, smooth_many
-from .plan import BoardPlan, RoutePlan, lay_routes, space_polygons
+from .plan import BoardPlan, Laid, RoutePlan, space_polygons
 
 if TYPE_CHECKING:
     from .conflicts import DrawnCars
@@ -220,7 +220,13 @@ class BendSuggestion:
     route: Route  # the route entry whose `bend:` to write
     bend: tuple[tuple[float, float], ...]  # as the board file writes it
     aside: float  # how far the route moves at the bend point, in car lengths
-    plan: RoutePlan  # the route laid out with it
+    laid: Laid  # the tries laid out together, this one the `index`-th
+    index: int
+
+    @property
+    def plan(self) -> RoutePlan:
+        """The route laid out with it."""
+        return self.laid.plan(self.index)
 
     @property
     def text(self) -> str:
@@ -318,16 +324,15 @@ def _bend_tries(plan: BoardPlan, group: int, layout: Layout, stretch: float, wri
         if not tries:
             continue
         # Every try of this distance laid out in one batch.
-        laid_all = lay_routes([(rp.ends, members, line, "bend") for _, line in tries], plan.car, plan.clear, plan.space_width, plan.track_gap)
-        spaces = [[s for t in laid.tracks for s in t.spaces] for laid in laid_all]
-        cars = space_polygons([s for ss in spaces for s in ss], plan.space_length, plan.space_width)
-        which = np.repeat(np.arange(len(tries)), [len(ss) for ss in spaces])
+        laid = Laid([(rp.ends, members, line, "bend") for _, line in tries], plan.car, plan.clear, plan.space_width, plan.track_gap)
+        cars = laid.rectangles(plan.space_length, plan.space_width)
+        which = np.repeat(np.arange(len(tries)), laid.counts)
         suggestions = []
-        for (written, _), laid in zip(tries, laid_all):
+        for k, (written, _) in enumerate(tries):
             if entry.from_ != rp.ends[0]:
                 written = tuple(reversed(written))
-            suggestions.append(BendSuggestion(group, entry, written, aside, laid))
-        yield _Batch(suggestions, cars, which, _own_cars_clear(plan, laid_all, cars, which))
+            suggestions.append(BendSuggestion(group, entry, written, aside, laid, k))
+        yield _Batch(suggestions, cars, which, _own_cars_clear(plan, len(tries), cars, which))
 
 
 class _Tries:
@@ -344,13 +349,13 @@ class _Tries:
             yield batch
 
 
-def _own_cars_clear(plan: BoardPlan, laid: list[RoutePlan], cars: np.ndarray, which: np.ndarray) -> np.ndarray:
-    """For each laid-out try: do its cars keep off one another (next cars of a track, and the tracks side by side)?"""
-    ok = np.ones(len(laid), dtype=bool)
+def _own_cars_clear(plan: BoardPlan, count: int, cars: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """For each of `count` laid-out tries: do its cars keep off one another (next cars of a track, and the tracks side by side)?"""
+    ok = np.ones(count, dtype=bool)
     if not len(cars):
         return ok
     # Every pair of cars of one try (the cars of a try are consecutive), those whose boxes meet, those that intersect.
-    counts = np.bincount(which, minlength=len(laid)).tolist()
+    counts = np.bincount(which, minlength=count).tolist()
     firsts = np.cumsum([0, *counts[:-1]]).tolist()
     pairs = [np.triu_indices(n, 1) for n in counts]
     qi = np.concatenate([a + f for (a, _), f in zip(pairs, firsts)])

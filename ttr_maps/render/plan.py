@@ -71,12 +71,19 @@ def space_polygons(spaces: list[SpacePlan], length: float, width: float) -> np.n
     if not spaces:
         return np.empty(0, dtype=object)
     xy = np.array([(s.x, s.y) for s in spaces])
-    a = np.radians([s.angle for s in spaces])
+    return rectangles(xy[:, 0], xy[:, 1], np.array([s.angle for s in spaces], dtype=float), length, width)
+
+
+def rectangles(x: np.ndarray, y: np.ndarray, angle: np.ndarray, length: float, width: float) -> np.ndarray:
+    """The rectangles of spaces centred at (x, y) at `angle` degrees, as `space_polygons` makes them."""
+    if not len(x):
+        return np.empty(0, dtype=object)
+    a = np.radians(angle)
     ca, sa = np.cos(a)[:, None], np.sin(a)[:, None]
     dx = np.array([-1, 1, 1, -1]) * length / 2
     dy = np.array([-1, -1, 1, 1]) * width / 2
-    xs = xy[:, 0:1] + ca * dx - sa * dy
-    ys = xy[:, 1:2] + sa * dx + ca * dy
+    xs = x[:, None] + ca * dx - sa * dy
+    ys = y[:, None] + sa * dx + ca * dy
     return shapely.polygons(np.stack([xs, ys], axis=-1))
 
 
@@ -340,9 +347,11 @@ def _plan_routes(
     bundles = list(groups)
     keys = [(a[0], b[0]) for a, b in bundles]
     lines = _candidate_lines_many([(key, groups[bundle]) for key, bundle in zip(keys, bundles)], to_mm, car, clear, layout)
-    laid = iter(lay_routes([(key, groups[bundle], line, shape) for key, bundle, ls in zip(keys, bundles, lines) for _, shape, line in ls],
-                           car, clear, space_width, track_gap))
-    options: list[list[tuple[float, RoutePlan]]] = [[(pref, next(laid)) for pref, _, _ in ls] for ls in lines]
+    laid = Laid([(key, groups[bundle], line, shape) for key, bundle, ls in zip(keys, bundles, lines) for _, shape, line in ls],
+                car, clear, space_width, track_gap)
+    # (preference, layout in `laid`) of each candidate of each bundle.
+    numbers = iter(range(len(laid.specs)))
+    options: list[list[tuple[float, int]]] = [[(pref, next(numbers)) for pref, _, _ in ls] for ls in lines]
 
     place_index = {pp.place.id: i for i, pp in enumerate(places)}
     markers = shapely.buffer(shapely.points([(pp.x, pp.y) for pp in places]), [pp.radius * 1.3 for pp in places], quad_segs=4)
@@ -352,9 +361,8 @@ def _plan_routes(
     marker_tree = STRtree(markers)
     unit = space_length * space_width
     # The spaces of every candidate of every bundle, made at once (one array, then split per candidate).
-    cand_spaces = [[s for t in rp.tracks for s in t.spaces] for opts in options for _, rp in opts]
-    counts = np.array([len(ss) for ss in cand_spaces], dtype=np.int64)
-    flat = space_polygons([s for ss in cand_spaces for s in ss], space_length, space_width * 1.1)
+    counts = laid.counts
+    flat = laid.rectangles(space_length, space_width * 1.1)
     pieces = np.split(flat, np.cumsum(counts)[:-1]) if len(counts) else []
     cand_polys: list[list[np.ndarray]] = []
     k = 0
@@ -442,7 +450,7 @@ def _plan_routes(
                     moved_to(h)
         if not moved:
             break
-    chosen_plans = [options[g][chosen[g]][1] for g in range(len(keys))]
+    chosen_plans = [laid.plan(options[g][chosen[g]][1]) for g in range(len(keys))]
     return [_with_rails(rp, clear, car) for rp in chosen_plans] if rails else chosen_plans
 
 
@@ -614,14 +622,33 @@ def lay_routes(
     """`lay_route` for many (key, members, line, shape) at once, without rails: the look-ups along every line in one
     array computation (the router lays out every candidate shape of every route). A line is a list of points or
     an (n, 2) array."""
-    out: list[RoutePlan | None] = [None] * len(specs)
-    batch = []
-    for i, (key, members, line, shape) in enumerate(specs):
-        if 2 <= len(line) <= 64:
-            batch.append(i)
-        else:
-            out[i] = lay_route(key, members, _points(line), shape, car, clear, space_width, track_gap)
-    if batch:
+    laid = Laid(specs, car, clear, space_width, track_gap)
+    return [laid.plan(i) for i in range(len(specs))]
+
+
+class Laid:
+    """Many layouts (`lay_routes`) kept as arrays of their spaces' centres and angles: the router and the bend
+    search measure every candidate by its spaces' rectangles but keep one, so a `RoutePlan` is made only for the
+    layouts asked for (`plan`), the same as `lay_route` gives."""
+
+    def __init__(self, specs: list[tuple[tuple[str, str], list[Route], list[tuple[float, float]], str]],
+                 car: float, clear: float, space_width: float, track_gap: float):
+        self.specs = specs
+        self._plans: dict[int, RoutePlan] = {}
+        # For each layout of the batch: its tracks as (route, color, shift, spaces) and where its spaces start in x, y, angle.
+        self._tracks: list[list[tuple[Route, str, float, int]] | None] = [None] * len(specs)
+        self._first = np.zeros(len(specs), dtype=np.int64)
+        self.counts = np.zeros(len(specs), dtype=np.int64)  # spaces of each layout
+        self.x = self.y = self.angle = np.empty(0)
+        batch = []
+        for i, (key, members, line, shape) in enumerate(specs):
+            if 2 <= len(line) <= 64:
+                batch.append(i)
+            else:
+                self._eager(i, car, clear, space_width, track_gap)
+        if not batch:
+            self._arrays_of_eager()
+            return
         width = max(len(specs[i][2]) for i in batch)
         pts = np.full((len(batch), width, 2), np.nan)
         npts = np.array([len(specs[i][2]) for i in batch], dtype=np.int64)
@@ -636,16 +663,17 @@ def lay_routes(
         cum[np.arange(width)[None, :] >= npts[:, None]] = np.inf
         spacing = space_width + track_gap
         rows, starts, pitches, counts, shifts, curved = [], [], [], [], [], []  # rows, shifts, curved: one entry per space
-        plans: list[tuple[int, list[tuple[Route, str, float, int]]]] = []
+        q = 0
         for r, i in enumerate(batch):
             key, members, line, shape = specs[i]
             if repeated[r]:
-                out[i] = lay_route(key, members, _points(line), shape, car, clear, space_width, track_gap)
+                self._eager(i, car, clear, space_width, track_gap)
                 continue
             tracks_spec = [(rt, c) for rt in members for c in rt.tracks]
             count = len(tracks_spec)
             total = float(length[r])
             tracks = []
+            self._first[i] = q
             for k, (route, color) in enumerate(tracks_spec):
                 shift = ((count - 1) / 2 - k) * spacing
                 n = route.length
@@ -658,48 +686,91 @@ def lay_routes(
                 shifts += [shift] * n
                 curved += [shape != "straight"] * n
                 tracks.append((route, color, shift, n))
-            plans.append((i, tracks))
-        if plans:
-            row = np.array(rows, dtype=np.int64)
-            # The middle of each space along its line: start + pitch * (j + 0.5) for the j-th space of its track.
-            per = np.array(counts, dtype=np.int64)
-            nth = np.arange(len(row)) - np.repeat(np.cumsum(per) - per, per)
-            s = np.repeat(np.array(starts), per) + np.repeat(np.array(pitches), per) * (nth + 0.5)
-            shift_arr = np.array(shifts)
+                q += n
+            self._tracks[i] = tracks
+            self.counts[i] = q - self._first[i]
+        if not counts:
+            self._arrays_of_eager()
+            return
+        row = np.array(rows, dtype=np.int64)
+        # The middle of each space along its line: start + pitch * (j + 0.5) for the j-th space of its track.
+        per = np.array(counts, dtype=np.int64)
+        nth = np.arange(len(row)) - np.repeat(np.cumsum(per) - per, per)
+        s = np.repeat(np.array(starts), per) + np.repeat(np.array(pitches), per) * (nth + 0.5)
+        shift_arr = np.array(shifts)
 
-            def poses(s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-                s = np.minimum(np.maximum(s, 0.0), length[row])
-                c = cum[row]
-                j = np.minimum(np.maximum((c < s[:, None]).sum(axis=1), 1), npts[row] - 1)
-                a, b = pts[row, j - 1], pts[row, j]
-                c0, c1 = c[np.arange(len(s)), j - 1], c[np.arange(len(s)), j]
-                span = c1 - c0
-                t = np.divide(s - c0, span, out=np.zeros_like(s), where=span > 0)
-                return a[:, 0] + (b[:, 0] - a[:, 0]) * t, a[:, 1] + (b[:, 1] - a[:, 1]) * t, np.arctan2(b[:, 1] - a[:, 1], b[:, 0] - a[:, 0])
+        def poses(s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            s = np.minimum(np.maximum(s, 0.0), length[row])
+            c = cum[row]
+            j = np.minimum(np.maximum((c < s[:, None]).sum(axis=1), 1), npts[row] - 1)
+            a, b = pts[row, j - 1], pts[row, j]
+            c0, c1 = c[np.arange(len(s)), j - 1], c[np.arange(len(s)), j]
+            span = c1 - c0
+            t = np.divide(s - c0, span, out=np.zeros_like(s), where=span > 0)
+            return a[:, 0] + (b[:, 0] - a[:, 0]) * t, a[:, 1] + (b[:, 1] - a[:, 1]) * t, np.arctan2(b[:, 1] - a[:, 1], b[:, 0] - a[:, 0])
 
-            px, py, angle = poses(s)
-            bent = np.array(curved, dtype=bool)
-            if bent.any():
-                ax, ay, _ = poses(s - car * 0.4)
-                bx, by, _ = poses(s + car * 0.4)
-                dx, dy = bx - ax, by - ay
-                tangent = np.where(np.hypot(dx, dy) < 1e-9, angle, np.arctan2(dy, dx))
-                angle = np.where(bent, tangent, angle)
-            xs = (px + np.sin(angle) * shift_arr).tolist()
-            ys = (py - np.cos(angle) * shift_arr).tolist()
-            degs = ((np.degrees(angle) + 90) % 180 - 90).tolist()
+        px, py, angle = poses(s)
+        bent = np.array(curved, dtype=bool)
+        if bent.any():
+            ax, ay, _ = poses(s - car * 0.4)
+            bx, by, _ = poses(s + car * 0.4)
+            dx, dy = bx - ax, by - ay
+            tangent = np.where(np.hypot(dx, dy) < 1e-9, angle, np.arctan2(dy, dx))
+            angle = np.where(bent, tangent, angle)
+        self.x = px + np.sin(angle) * shift_arr
+        self.y = py - np.cos(angle) * shift_arr
+        self.angle = (np.degrees(angle) + 90) % 180 - 90
+        self._arrays_of_eager()
+
+    def _eager(self, i: int, car: float, clear: float, space_width: float, track_gap: float) -> None:
+        key, members, line, shape = self.specs[i]
+        self._plans[i] = lay_route(key, members, _points(line), shape, car, clear, space_width, track_gap)
+
+    def _arrays_of_eager(self) -> None:
+        """The spaces of the layouts made one by one, after those of the batch in x, y, angle."""
+        q = len(self.x)
+        extra = []
+        for i in sorted(self._plans):
+            spaces = [sp for t in self._plans[i].tracks for sp in t.spaces]
+            self._first[i] = q
+            self.counts[i] = len(spaces)
+            q += len(spaces)
+            extra += spaces
+        if extra:
+            self.x = np.concatenate([self.x, np.array([sp.x for sp in extra], dtype=float)])
+            self.y = np.concatenate([self.y, np.array([sp.y for sp in extra], dtype=float)])
+            self.angle = np.concatenate([self.angle, np.array([sp.angle for sp in extra], dtype=float)])
+
+    def index(self, which: list[int] | np.ndarray | None = None) -> np.ndarray:
+        """Where the spaces of the layouts `which` (all by default), one after the other, are in x, y, angle."""
+        which = np.arange(len(self.specs)) if which is None else np.asarray(which, dtype=np.int64)
+        counts = self.counts[which]
+        return np.repeat(self._first[which] - (np.cumsum(counts) - counts), counts) + np.arange(int(counts.sum()))
+
+    def rectangles(self, length: float, width: float, which: list[int] | np.ndarray | None = None) -> np.ndarray:
+        """The rectangles of the spaces of the layouts `which` (all by default), one layout after the other."""
+        k = self.index(which)
+        return rectangles(self.x[k], self.y[k], self.angle[k], length, width)
+
+    def plan(self, i: int) -> RoutePlan:
+        """Layout `i` as `lay_route` makes it (the same object each time asked)."""
+        rp = self._plans.get(i)
+        if rp is None:
+            key, members, line, shape = self.specs[i]
+            q = int(self._first[i])
+            xs = self.x[q:q + int(self.counts[i])].tolist()
+            ys = self.y[q:q + int(self.counts[i])].tolist()
+            degs = self.angle[q:q + int(self.counts[i])].tolist()
+            laid = []
             q = 0
-            for i, tracks in plans:
-                key, members, line, shape = specs[i]
-                laid = []
-                for route, color, shift, n in tracks:
-                    ferry = min(route.ferry, n)
-                    locos = {round((j + 0.5) * n / ferry - 0.5) for j in range(ferry)} if ferry else set()
-                    spaces = [SpacePlan(xs[q + j], ys[q + j], degs[q + j], color, j in locos, route.tunnel) for j in range(n)]
-                    q += n
-                    laid.append(TrackPlan(route, color, spaces, [], shift))
-                out[i] = RoutePlan(key, shape, _points(line), laid)
-    return out  # type: ignore[return-value]
+            for route, color, shift, n in self._tracks[i]:  # type: ignore[union-attr]
+                ferry = min(route.ferry, n)
+                locos = {round((j + 0.5) * n / ferry - 0.5) for j in range(ferry)} if ferry else set()
+                spaces = [SpacePlan(xs[q + j], ys[q + j], degs[q + j], color, j in locos, route.tunnel) for j in range(n)]
+                q += n
+                laid.append(TrackPlan(route, color, spaces, [], shift))
+            rp = self._plans[i] = RoutePlan(key, shape, _points(line), laid)
+        return rp
 
 
 def _points(line) -> list[tuple[float, float]]:
