@@ -312,15 +312,19 @@ def _bend_tries(plan: BoardPlan, group: int, layout: Layout, stretch: float, wri
         for k, (_, pts) in enumerate(tries):
             by_size.setdefault(len(pts), []).append(k)
         curves: list[list[tuple[float, float]]] = [[] for _ in tries]
+        lengths = [0.0] * len(tries)
         for size, ks in by_size.items():
             if size < 3:
                 for k in ks:
                     curves[k] = smooth(tries[k][1])  # type: ignore[arg-type]
+                    lengths[k] = _length(curves[k])
                 continue
             drawn = smooth_many(np.array([tries[k][1] for k in ks], dtype=float))
-            for k, curve in zip(ks, drawn.tolist()):
+            steps = np.diff(drawn, axis=1)
+            for k, curve, sx, sy in zip(ks, drawn.tolist(), steps[..., 0].tolist(), steps[..., 1].tolist()):
                 curves[k] = [tries[k][1][0], *map(tuple, curve[1:])]  # type: ignore[misc]
-        tries = [(written, line) for (written, _), line in zip(tries, curves) if need <= _length(line) <= most]  # type: ignore[misc]
+                lengths[k] = sum(map(math.hypot, sx, sy))  # _length(curves[k]), its steps worked out at once
+        tries = [(written, line) for (written, _), line, n in zip(tries, curves, lengths) if need <= n <= most]  # type: ignore[misc]
         if not tries:
             continue
         # Every try of this distance laid out in one batch.
