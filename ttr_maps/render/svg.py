@@ -13,6 +13,7 @@ from typing import Any, Iterable
 
 import svgwrite
 from svgwrite.container import Group
+from svgwrite.etree import etree
 
 from .text import FONT_STACK, clean
 
@@ -67,23 +68,22 @@ class Pen:
         return g
 
     def rect(self, parent: Any, x: float, y: float, w: float, h: float, r: float = 0.0, **attrs: Any) -> Any:
-        extra = {"rx": n(r)} if r else {}
-        el = self.dwg.rect(insert=(n(x), n(y)), size=(n(w), n(h)), **extra, **_attrs(attrs))
+        el = Leaf("rect", attrs, x=n(x), y=n(y), width=n(w), height=n(h), rx=n(r) if r else None)
         parent.add(el)
         return el
 
     def circle(self, parent: Any, cx: float, cy: float, r: float, **attrs: Any) -> Any:
-        el = self.dwg.circle(center=(n(cx), n(cy)), r=n(r), **_attrs(attrs))
+        el = Leaf("circle", attrs, cx=n(cx), cy=n(cy), r=n(r))
         parent.add(el)
         return el
 
     def line(self, parent: Any, x1: float, y1: float, x2: float, y2: float, **attrs: Any) -> Any:
-        el = self.dwg.line(start=(n(x1), n(y1)), end=(n(x2), n(y2)), **_attrs(attrs))
+        el = Leaf("line", attrs, x1=n(x1), y1=n(y1), x2=n(x2), y2=n(y2))
         parent.add(el)
         return el
 
     def path(self, parent: Any, d: str, **attrs: Any) -> Any:
-        el = self.dwg.path(d=d, **_attrs(attrs))
+        el = Leaf("path", attrs, d=d)
         parent.add(el)
         return el
 
@@ -128,6 +128,34 @@ class Pen:
 
     def tostring(self) -> str:
         return finish(self.dwg.tostring(), self._title)
+
+
+class Leaf:
+    """An element without children (rect, circle, line, path) written as svgwrite writes its own: attribute names
+    with '_' as '-' (a trailing '_' dropped), numbers as `n` rounds them, sorted by name, empty ones left out; but
+    without svgwrite's machinery per element (a board has tens of thousands of them)."""
+
+    __slots__ = ("elementname", "attribs")
+
+    def __init__(self, name: str, attrs: dict[str, Any], **own: Any):
+        self.elementname = name
+        self.attribs = {k.rstrip("_").replace("_", "-"): v for k, v in _attrs(attrs).items()}
+        self.attribs.update((k, v) for k, v in own.items() if v is not None)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.attribs[key] = value
+
+    def __getitem__(self, key: str) -> Any:
+        return self.attribs[key]
+
+    def get_xml(self) -> Any:
+        xml = etree.Element(self.elementname)
+        for attribute, value in sorted(self.attribs.items()):
+            if value is not None:
+                value = str(value)
+                if value:
+                    xml.set(attribute, value)
+        return xml
 
 
 def _attrs(attrs: dict[str, Any]) -> dict[str, Any]:
