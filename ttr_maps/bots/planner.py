@@ -38,7 +38,6 @@ from .planning import (
     draw_needs,
     pick_draw,
     plan_network,
-    route_deficit,
     tickets_done,
 )
 from .view import FLAG, JOURNEY, KEEP, MIX, PASSENGER, SECOND, TUNNEL, TURN
@@ -156,11 +155,34 @@ class PlanningBot(Bot):
         touched = know.my_places()  # a route is near the network when one of its ends is
         is_open, length, ends, points = know.open, bd.length, bd.ends, bd.points
         bonuses = bd.two_paths or bd.most_routes
+        # route_deficit (and its track_have), inlined: this loop looks at every route.
+        ferry, loco_ok, route_tracks, owner = bd.ferry, bd.loco_ok, bd.route_tracks, know.owner
+        locos = hand[bd.LOCO]
+        bigs = hand[bd.BIG] if bd.has_big else 0
+        big_min = bd.big_min
         for r in range(bd.NR):
-            if not is_open[r] or length[r] > trains:
+            L = length[r]
+            if not is_open[r] or L > trains:
                 continue
+            f = ferry[r]
+            wild = locos + (bigs if L >= big_min else 0) if loco_ok[r] else 0
+            best_c, have = -3, -1
+            for tid, c in route_tracks[r]:
+                if owner[tid] >= 0:
+                    continue
+                h = hmax if c < 0 else hand[c]
+                if h > have:
+                    best_c, have = c, h
+            if best_c == -3:
+                have = hmax
+            if wild < f:
+                x = L - f - have
+                d = f - wild + (x if x > 0 else 0)
+            else:
+                x = L - (have if have < L - f else L - f) - wild
+                d = x if x > 0 else 0
             a, b = ends[r]
-            v = points[r] + (2.0 if a in touched or b in touched else 0.0) - 1.5 * route_deficit(bd, r, hand, know, hmax)
+            v = points[r] + (2.0 if a in touched or b in touched else 0.0) - 1.5 * d
             if bonuses:
                 v += self.bonus_gain(view, r, touched)
             if v > best_v:
@@ -303,7 +325,11 @@ class PlanningBot(Bot):
             a = self.endgame_move(view, hand, claims, others, plan)
             if a is not None:
                 return self._claimed(view, a)
-        cands = [r for r in plan.routes if r in claims]
+        if type(claims) is _RouteClaims and claims._routes is None:  # __contains__, one call less per route
+            can = claims.legal.can_claim
+            cands = [r for r in plan.routes if can(r)]
+        else:
+            cands = [r for r in plan.routes if r in claims]
         if cands:
             r = self.choose_claim(view, cands, claims, plan)
             if r is not None:
@@ -329,11 +355,21 @@ class PlanningBot(Bot):
             self.last_claim_turn = view.turn
         return a
 
+    _endgame_seen: tuple[int, bool] = (-1, False)  # (knowledge version, someone at or under endgame_trains)
+
     def endgame(self, view) -> bool:
         if view.final_round:
             return True
+        # Trains left change only with claims, and every claim moves the knowledge's version (act updates it
+        # before any question): the answer is kept per version.
+        version = self.know.version
+        seen = self._endgame_seen
+        if seen[0] == version:
+            return seen[1]
         lim = self.endgame_trains
-        return any(view.trains(p) <= lim for p in range(view.num_players))
+        low = any(view.trains(p) <= lim for p in range(view.num_players))
+        self._endgame_seen = (version, low)
+        return low
 
     def endgame_move(self, view, hand, claims, others, plan):
         """The game is ending: the claim worth most now (a planned route that completes tickets first)."""

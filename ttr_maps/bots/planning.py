@@ -575,11 +575,14 @@ def draw_needs(bd: BoardData, routes: list[int], hand: list[int], know: Knowledg
         # route_deficit
         wild = loco_held + (big_held if L >= big_min else 0)
         if wild < f:
-            d = (f - wild) + max(0, L - f - best_have)
+            x = L - f - best_have
+            d = f - wild + (x if x > 0 else 0)
         else:
-            d = max(0, L - min(best_have, L - f) - wild)
+            x = L - (best_have if best_have < L - f else L - f) - wild
+            d = x if x > 0 else 0
         if 0 < d < focus_d:
-            focus, focus_d = (best_c if best_c >= 0 else max(range(NC), key=lambda k: (hand[k], -k))), d
+            # A gray route: the colour held most (the first such colour).
+            focus, focus_d = (best_c if best_c >= 0 else hand.index(hmax)), d
     if grays:
         grays.sort(reverse=True)
         cols = range(NC)

@@ -131,6 +131,12 @@ def check_face_up(state: State) -> None:
     (`redeal_limit`), the cards stay face up, `redeal-loop-stopped` is counted and `state.row_stopped`
     says so (a state file keeps it, so a reloaded stopped row is not redealt as a row typed by hand is).
     """
+    fu = state.face_up
+    t = state.t
+    rp = state.redeal_passengers
+    if fu.count(t.LOCO) < state.redeal_locos and (rp is None or fu.count(t.PASS) < rp):  # _row_forces_redeal, inlined
+        state.row_stopped = False
+        return
     redeals = 0
     limit = -1
     while _row_forces_redeal(state):
@@ -156,7 +162,12 @@ def check_face_up(state: State) -> None:
 def recheck_face_up(state: State) -> None:
     """End of a turn: a row left with too many locomotives (the loop was stopped) is redealt once a redeal
     could change it, e.g. after a claim filled the discards (docs/rules.md#the-face-up-row)."""
-    if _row_forces_redeal(state) and redeal_limit(state):
+    fu = state.face_up
+    t = state.t
+    rp = state.redeal_passengers
+    if fu.count(t.LOCO) < state.redeal_locos and (rp is None or fu.count(t.PASS) < rp):  # _row_forces_redeal, inlined
+        return
+    if redeal_limit(state):
         check_face_up(state)
 
 

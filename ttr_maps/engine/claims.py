@@ -139,7 +139,7 @@ class RouteLegal(list):
     hand, trains and claimable tracks), never the state.
     """
 
-    __slots__ = ("_game", "_hand", "_trains", "_open", "_routes", "_tests")
+    __slots__ = ("_game", "_hand", "_trains", "_open", "_routes", "_tests", "_quick")
 
     @property
     def routes(self) -> dict[int, list[int]]:
@@ -158,6 +158,14 @@ class RouteLegal(list):
         hand = self._hand
         trains = self._trains
         gopen = self._open
+        quick = self._quick
+        if quick is None:
+            # Cards per colour, the colour held most at -1 (a gray track) and -2; wild cards by ClaimGroup.wilds.
+            colors = hand[: t.NC]
+            best = max(colors, default=0)
+            loco = hand[t.LOCO]
+            quick = self._quick = (colors + [best, best], (0, loco, loco + hand[t.BIG]))
+        haves, wilds = quick
         for gi, bit, length, ferry, color, wk, sg in tests[route]:
             if not gopen[gi] & bit or length > trains:
                 continue
@@ -165,11 +173,8 @@ class RouteLegal(list):
                 if stand_ins.claimable(t, sg, hand, trains):
                     return True
                 continue
-            wild = hand[t.LOCO] + hand[t.BIG] if wk == 2 else hand[t.LOCO] if wk else 0
-            if wild < ferry:
-                continue
-            have = hand[color] if color >= 0 else max(hand[: t.NC], default=0)
-            if have + wild >= length:
+            wild = wilds[wk]
+            if wild >= ferry and haves[color] + wild >= length:
                 return True
         return False
 
@@ -223,6 +228,7 @@ def route_legal(state: State, turn: bool) -> RouteLegal:
         out._open = state.group_open[p][:]
         out._routes = None
         out._tests = _route_tests(state.t)
+        out._quick = None
     else:
         out._open = None
         out._routes = {}
