@@ -1,7 +1,9 @@
 """Hostile input never gives a traceback or a hang: each case runs `ttr-maps validate` in a
-subprocess with a generous time limit and a memory cap, and must end with exit 1 and the
+process of its own with a generous time limit and a memory cap, and must end with exit 1 and the
 expected diagnostic. The bounds are loose on purpose: they catch hangs and blow-ups, not
-slow machines."""
+slow machines. The processes are forked from one that imported ttr_maps once (tests/cli_forks.py:
+starting Python and importing took half a second of CPU a case, 20 s in all); a few cases also run
+in a fresh `python` process, as a user's shell starts it."""
 
 from __future__ import annotations
 
@@ -28,6 +30,15 @@ GOOD_BOARD = Path(__file__).resolve().parent / "fixtures" / "good" / "lowlands.j
 
 def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+
+@pytest.fixture(scope="module")
+def forks():
+    from cli_forks import Forks
+
+    f = Forks(env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    yield f
+    f.close()
 
 
 def validate(path: Path) -> subprocess.CompletedProcess:
@@ -133,15 +144,25 @@ CASES: dict[str, tuple[Callable[[Path], Path], str]] = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
-def test_hostile_input_ends_in_a_diagnostic(tmp_path: Path, case: str) -> None:
-    write, code = CASES[case]
-    path = write(tmp_path)
-    result = validate(path)  # raises TimeoutExpired after TIMEOUT_S
+def _assert_diagnostic(result: subprocess.CompletedProcess, code: str) -> None:
     assert "Traceback" not in result.stderr + result.stdout, result.stderr[-2000:]
     assert result.returncode == 1, (result.stdout[-2000:], result.stderr[-2000:])
     assert f" error {code} " in result.stdout, result.stdout[-2000:]
     assert len(result.stdout) < 1_000_000, "a flood of output"
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_hostile_input_ends_in_a_diagnostic(tmp_path: Path, case: str, forks) -> None:
+    write, code = CASES[case]
+    path = write(tmp_path)
+    # raises TimeoutExpired after TIMEOUT_S
+    _assert_diagnostic(forks.run(["validate", str(path)], tmp_path, timeout=TIMEOUT_S, memory=MEMORY_CAP), code)
+
+
+@pytest.mark.parametrize("case", ["not UTF-8", "100k [ in YAML", "billion laughs", "tens of thousands of problems"])
+def test_hostile_input_ends_in_a_diagnostic_in_a_fresh_process(tmp_path: Path, case: str) -> None:
+    write, code = CASES[case]
+    _assert_diagnostic(validate(write(tmp_path)), code)  # raises TimeoutExpired after TIMEOUT_S
 
 
 @pytest.mark.parametrize(
