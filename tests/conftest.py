@@ -68,3 +68,17 @@ def browser():
         b = pw.chromium.launch(executable_path=CHROMIUM)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="session")
+def hook_install(tmp_path_factory):
+    """This tree installed once per run by pre-commit, shared by the xdist workers (tests/hook_install.py)."""
+    pytest.importorskip("pre_commit")
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    from hook_install import shared_install
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the folder the workers share
+    return shared_install(base)

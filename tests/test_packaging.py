@@ -28,18 +28,11 @@ def test_cli_installs_under_ttr_maps():
 
 
 @pytest.fixture(scope="module")
-def wheel_venv(tmp_path_factory):
-    """A fresh virtual environment with only the wheel built from this tree (and its dependencies)."""
-    where = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(where), str(ROOT)],
-                   check=True, capture_output=True)
-    (wheel,) = where.glob("ttr_maps-*.whl")
-    venv = where / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    # --no-compile: the dependencies' bytecode is written as the commands import them, not for every module
-    # they ship (networkx alone has hundreds): the fixture took 104 s of the suite under load.
-    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-compile", str(wheel)], check=True, capture_output=True)
-    return venv
+def wheel_venv(hook_install):
+    """A virtual environment with only ttr-maps and its dependencies: the one pre-commit made for this tree's hook
+    (its `pip install .` builds the wheel from this tree and installs it with what it depends on; the pre-commit
+    tests use the same install, made once per run by tests/hook_install.py)."""
+    return hook_install.venv
 
 
 @pytest.mark.slow

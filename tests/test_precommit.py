@@ -18,31 +18,11 @@ pytestmark = [
 ]
 
 
-def git(repo, *args, env=None) -> str:
-    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True, env=env).stdout.strip()
+def git(repo, *args):
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
 
 
-def hook_repository(tmp_path) -> tuple[str, str]:
-    """This tree as a hook repository at one commit, as `pre-commit try-repo` makes it: HEAD, or where files have
-    uncommitted changes, a clone of it with those changes committed on top."""
-    head = git(ROOT, "rev-parse", "HEAD")
-    if subprocess.run(["git", "diff", "--quiet", "HEAD"], cwd=ROOT).returncode == 0:
-        return str(ROOT), head
-    shadow = tmp_path / "hook-repo"
-    git(tmp_path, "clone", "-q", str(ROOT), str(shadow))
-    git(shadow, "checkout", "-q", head, "-b", "uncommitted")
-    env = {**os.environ, "GIT_INDEX_FILE": git(shadow, "rev-parse", "--absolute-git-dir") + "/index",
-           "GIT_OBJECT_DIRECTORY": git(shadow, "rev-parse", "--absolute-git-dir") + "/objects"}
-    staged = git(ROOT, "diff", "--cached", "--name-only").split("\n")
-    if staged != [""]:
-        git(ROOT, "add", "--", *staged, env=env)
-    git(ROOT, "add", "-u", env=env)
-    git(shadow, "-c", "user.name=test", "-c", "user.email=test@example.invalid", "commit", "-q", "--no-verify", "-m", "uncommitted changes")
-    return str(shadow), git(shadow, "rev-parse", "HEAD")
-
-
-def test_the_hook_passes_good_boards_skips_other_yaml_and_stops_on_errors(tmp_path):
-    pytest.importorskip("pre_commit")
+def test_the_hook_passes_good_boards_skips_other_yaml_and_stops_on_errors(tmp_path, hook_install):
     repo = tmp_path / "boards"
     repo.mkdir()
     git(repo, "init", "-q")
@@ -50,13 +30,10 @@ def test_the_hook_passes_good_boards_skips_other_yaml_and_stops_on_errors(tmp_pa
     shutil.copy(ROOT / "examples/three-harbours-rules.yaml", repo / "three-harbours-rules.yaml")
     (repo / "ci.yaml").write_text("jobs: {test: {runs-on: linux}}\n", encoding="utf-8")  # not a board: skipped
     git(repo, "add", ".")
-    hooks, rev = hook_repository(tmp_path)
-    config = tmp_path / "pre-commit-config.yaml"
-    config.write_text(f"repos:\n  - repo: {hooks}\n    rev: {rev}\n    hooks:\n      - id: ttr-maps-validate\n", encoding="utf-8")
-    # PIP_COMPILE=0 (pip install --no-compile): pre-commit's pip installs ttr-maps and its dependencies without compiling every module they ship
-    # (the hooks compile what they import); the install is most of this test's time. The second run reuses it
-    # (the same PRE_COMMIT_HOME; `pre-commit try-repo` installed everything again for each run, 13 s of CPU).
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "PIP_COMPILE": "0"}
+    # The config names this tree at a commit, as a user's names ours; pre-commit installed it once for the run
+    # (tests/hook_install.py), and both runs here use that install.
+    env = {**os.environ, "PRE_COMMIT_HOME": str(hook_install.home)}
+    config = hook_install.config
 
     def run_hook():
         return subprocess.run([sys.executable, "-m", "pre_commit", "run", "--config", str(config), "--all-files"],
