@@ -311,7 +311,7 @@ def _bend_tries(plan: BoardPlan, group: int, layout: Layout, stretch: float, wri
         by_size: dict[int, list[int]] = {}
         for k, (_, pts) in enumerate(tries):
             by_size.setdefault(len(pts), []).append(k)
-        curves: list[list[tuple[float, float]]] = [[] for _ in tries]
+        curves: list = [[] for _ in tries]  # lists of points, or (n, 2) arrays
         lengths = [0.0] * len(tries)
         for size, ks in by_size.items():
             if size < 3:
@@ -321,8 +321,8 @@ def _bend_tries(plan: BoardPlan, group: int, layout: Layout, stretch: float, wri
                 continue
             drawn = smooth_many(np.array([tries[k][1] for k in ks], dtype=float))
             steps = np.diff(drawn, axis=1)
-            for k, curve, sx, sy in zip(ks, drawn.tolist(), steps[..., 0].tolist(), steps[..., 1].tolist()):
-                curves[k] = [tries[k][1][0], *map(tuple, curve[1:])]  # type: ignore[misc]
+            for k, curve, sx, sy in zip(ks, drawn, steps[..., 0].tolist(), steps[..., 1].tolist()):
+                curves[k] = curve  # an (n, 2) array, from the first point as given
                 lengths[k] = sum(map(math.hypot, sx, sy))  # _length(curves[k]), its steps worked out at once
         tries = [(written, line) for (written, _), line, n in zip(tries, curves, lengths) if need <= n <= most]  # type: ignore[misc]
         if not tries:
