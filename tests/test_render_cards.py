@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -20,7 +21,10 @@ pytestmark = pytest.mark.slow
 SVG = "{http://www.w3.org/2000/svg}"
 
 
+@functools.cache
 def _ctx(name: str, **opts):
+    """The card context of a bundled variant, laid out once per test process (the tests only read it; laying out
+    Märklin or Europe takes a second or two)."""
     variant, board = load_variant(MAPS / "variants" / f"{name}.yaml")
     return card_context(plan_board(board, variant, BoardOptions(**opts)))
 
