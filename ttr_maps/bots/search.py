@@ -57,8 +57,8 @@ from .planning import cheapest_claim
 from .view import KEEP, PHASES, TURN, StateView
 
 SETTLE_WORLDS = 8  # with a playout budget, stop once the decision is clear (_settled) after this many worlds
-MAX_PLAYOUT_ACTIONS = 5_000
-DEFAULT_STEPS = 3_000  # playout actions a decision may spend: about 0.7 s on Europe at four players here  # a playout still running after this many actions is scored where it stands
+MAX_PLAYOUT_ACTIONS = 5_000  # a playout still running after this many actions is scored where it stands
+DEFAULT_STEPS = 3_000  # playout actions a decision may spend: about 0.7 s on Europe at four players here
 
 
 class SearchBot(Bot):
@@ -67,7 +67,7 @@ class SearchBot(Bot):
     route_level = True
     options = {
         "budget": "playouts per decision (an integer, default 32) or seconds per decision (e.g. 0.5s)",
-        "steps": "at most this many playout actions per decision (default 4000; none: no cap)",
+        "steps": f"at most this many playout actions per decision (default {DEFAULT_STEPS}; none: no cap)",
         "candidates": "at most this many candidate moves per decision (default 3)",
         "when": "claims (default: search the turns where the expert would not draw cards) or all",
     }
@@ -112,7 +112,7 @@ class SearchBot(Bot):
                         raise ValueError
                 except ValueError:
                     raise ValueError(f"search.steps={value!r}: give the most playout actions per decision "
-                                     f"(1 to 100000000, e.g. 4000), or none for no cap") from None
+                                     f"(1 to 100000000, e.g. {DEFAULT_STEPS}), or none for no cap") from None
                 self.max_steps = n
             elif key == "candidates":
                 try:
