@@ -9,6 +9,7 @@ per route) or a `PlaceGraph` (an edge per pair of adjacent places, built from a 
   checks, stats, ticket decks, simulate's "blocked a ticket");
 - `tight_edges`: the edges on the shortest paths between two places, from a `spaces` search;
 - `components`: the connected parts (optionally over some places only);
+- `blocks`: bridges, cut places and the biconnected blocks (the design checks' choke points);
 - `UnionFind`: networks joined one route at a time (scoring, the longest trail, the bots).
 """
 
@@ -242,3 +243,68 @@ def components(adj: Sequence[Sequence[tuple[int, int]]], keep: Sequence[bool] | 
                     stack.append(v)
         k += 1
     return part
+
+
+def blocks(adj: Sequence[Sequence[tuple[int, int]]], keep: Sequence[bool] | None = None) -> tuple[list[int], list[bool], list[list[int]]]:
+    """The choke points of the graph over the places kept (all without `keep`; `adj` lists no edge twice
+    between two places): its bridges (the edges no cycle passes, by edge number), which places are cut
+    places (removing one leaves more parts) and its biconnected blocks (each a list of places, ascending;
+    a bridge is a block of two places, a place without edges is in none).
+
+    Tarjan's depth-first search, without recursion, so a board of thousands of places in a line is fine."""
+    n = len(adj)
+    disc = [-1] * n
+    low = [0] * n
+    cut = [False] * n
+    bridges: list[int] = []
+    found: list[list[int]] = []
+    clock = 0
+    for root in range(n):
+        if disc[root] >= 0 or (keep is not None and not keep[root]):
+            continue
+        disc[root] = low[root] = clock
+        clock += 1
+        children = 0
+        path: list[tuple[int, int, Iterator[tuple[int, int]]]] = [(root, -1, iter(adj[root]))]  # (place, edge in, edges left)
+        edges: list[tuple[int, int]] = []  # tree and back edges of the blocks not yet closed
+        while path:
+            u, into, rest = path[-1]
+            for e, v in rest:
+                if e == into or (keep is not None and not keep[v]):
+                    continue
+                if disc[v] < 0:
+                    disc[v] = low[v] = clock
+                    clock += 1
+                    edges.append((u, v))
+                    path.append((v, e, iter(adj[v])))
+                    break
+                if disc[v] < disc[u]:  # a back edge to an ancestor (from a descendant it was seen there)
+                    edges.append((u, v))
+                    if disc[v] < low[u]:
+                        low[u] = disc[v]
+            else:
+                path.pop()
+                if not path:
+                    continue
+                p = path[-1][0]
+                if low[u] < low[p]:
+                    low[p] = low[u]
+                if low[u] > disc[p]:
+                    bridges.append(into)
+                if low[u] >= disc[p]:  # p separates u's subtree: close its block
+                    block = set()
+                    while True:
+                        a, b = edges.pop()
+                        block.add(a)
+                        block.add(b)
+                        if a == p and b == u:
+                            break
+                    found.append(sorted(block))
+                    if p == root:
+                        children += 1
+                    else:
+                        cut[p] = True
+        if children > 1:
+            cut[root] = True
+    bridges.sort()
+    return bridges, cut, found

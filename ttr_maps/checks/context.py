@@ -2,7 +2,7 @@
 
 It holds the board and the variant (if any), the Layout (positions in board
 units, car length, marker radius), the board graph (`boardgraph.PlaceGraph`:
-distances, path counts, parts) and a networkx one for bridges and cut places, the
+distances, path counts, parts, and as paths may use it for bridges and cut places), the
 tickets in use (the variant's piles when given), and the drawn shapes of
 places and routes with STRtrees for pairwise queries. Everything is
 computed lazily, so a selection of checks pays only for what it reads.
@@ -22,8 +22,7 @@ from ..model.board import Board, Route, Ticket
 from ..model.variant import Variant
 from .base import MAX_FINDINGS, Finding, More
 
-if TYPE_CHECKING:  # networkx, numpy and shapely are imported where they are used: `validate` with its checks' findings cached loads none of them
-    import networkx as nx
+if TYPE_CHECKING:  # numpy and shapely are imported where they are used: `validate` with its checks' findings cached loads neither
     import numpy as np
     from shapely import STRtree
     from shapely.geometry import LineString, Point
@@ -111,8 +110,8 @@ class RootedForest:
     tree_of: dict[Any, int]
 
     @classmethod
-    def of(cls, tree: nx.Graph, weight: dict[Any, float]) -> RootedForest:
-        import networkx as nx
+    def of(cls, tree: dict[Any, list[Any]], weight: dict[Any, float]) -> RootedForest:
+        """The forest of `tree` (each node's neighbours; a neighbour lists the node back)."""
         parent: dict[Any, Any] = {}
         below: dict[Any, float] = {}
         total: dict[Any, float] = {}
@@ -120,16 +119,31 @@ class RootedForest:
         tout: dict[Any, int] = {}
         tree_of: dict[Any, int] = {}
         clock = 0
-        for k, comp in enumerate(nx.connected_components(tree)):
+        seen: set[Any] = set()
+        k = 0
+        for start in tree:
+            if start in seen:
+                continue
+            comp = [start]
+            seen.add(start)
+            for node in comp:  # grows while it is walked: the whole tree of `start`
+                for nb in tree[node]:
+                    if nb not in seen:
+                        seen.add(nb)
+                        comp.append(nb)
             root = min(comp)
-            order = list(nx.dfs_preorder_nodes(tree, root))
             parent[root] = None
-            for node in order:
+            order: list[Any] = []
+            stack = [root]
+            while stack:  # depth first: each subtree comes in one run of `order`
+                node = stack.pop()
+                order.append(node)
                 tin[node] = clock
                 clock += 1
-                for nb in tree[node]:
-                    if nb != parent[node]:
-                        parent[nb] = node
+                kids = [nb for nb in tree[node] if nb != parent[node]]
+                for nb in kids:
+                    parent[nb] = node
+                stack.extend(reversed(kids))
             for node in reversed(order):
                 kids = [nb for nb in tree[node] if nb != parent[node]]
                 below[node] = weight[node] + sum(below[nb] for nb in kids)
@@ -137,6 +151,7 @@ class RootedForest:
             for node in order:
                 total[node] = below[root]
                 tree_of[node] = k
+            k += 1
         return cls(parent, below, total, tin, tout, tree_of)
 
     def inside(self, node: Any, top: Any) -> bool:
@@ -206,26 +221,9 @@ class Context:
         return [(i, r) for i, r in enumerate(self.board.routes) if r.from_ != r.to and r.from_ in known and r.to in known]
 
     @cached_property
-    def graph(self) -> nx.Graph:
-        """Places as nodes; one edge per pair of adjacent places with `length` (shortest route),
-        `routes` (indices of the route entries) and `tracks` (total parallel tracks)."""
-        import networkx as nx
-        g = nx.Graph()
-        g.add_nodes_from(p.id for p in self.board.places)
-        for i, r in self.routes:
-            if g.has_edge(r.from_, r.to):
-                data = g.edges[r.from_, r.to]
-                data["length"] = min(data["length"], r.length)
-                data["routes"].append(i)
-                data["tracks"] += len(r.tracks)
-            else:
-                g.add_edge(r.from_, r.to, length=r.length, routes=[i], tracks=len(r.tracks))
-        return g
-
-    @cached_property
     def pairs(self) -> PlaceGraph:
-        """The places and which are adjacent as paths see it (`boardgraph.PlaceGraph`: the same nodes and
-        edges as `graph`, in the same order, as integers): what distances, path counts and parts use."""
+        """The places and which are adjacent as paths see it (`boardgraph.PlaceGraph`: a node per place, an edge
+        per pair of adjacent places, as integers): what distances, path counts, parts and choke points use."""
         return PlaceGraph(self.board)
 
     @cached_property
@@ -248,23 +246,21 @@ class Context:
         return {c: frozenset(g.names[v] for _, v in g.adj[g.index[c]] if not g.country[v]) for c in self.countries}
 
     @cached_property
-    def passable_graph(self) -> nx.Graph:
-        """The graph as paths may use it (no path passes through a country): the cities, and each
-        country that borders a single city as a leaf on it. A country bordering several cities joins
-        none of them, so it is left out (`floating_countries`); edges between countries too."""
-        import networkx as nx
+    def passable(self) -> tuple[list[list[tuple[int, int]]], list[bool]]:
+        """The graph as paths may use it (no path passes through a country), over `pairs`' places and edges:
+        which places are in it (`keep`: the cities, and each country that borders a single city as a leaf
+        on it) and `adj` without the edges between two countries. A country bordering several cities joins
+        none of them, so it is left out (`floating_countries`)."""
+        g = self.pairs
         leaves = {c for c, nbrs in self.country_neighbours.items() if len(nbrs) == 1}
-        h = nx.Graph()
-        h.add_nodes_from(n for n in self.graph if n not in self.countries or n in leaves)
-        h.add_edges_from(
-            (a, b, d) for a, b, d in self.graph.edges(data=True)
-            if a in h and b in h and not (a in self.countries and b in self.countries)
-        )
-        return h
+        keep = [not c or name in leaves for name, c in zip(g.names, g.country)]
+        country = g.country
+        adj = [[(e, v) for e, v in row if keep[v] and not (country[u] and country[v])] if keep[u] else [] for u, row in enumerate(g.adj)]
+        return adj, keep
 
     @cached_property
     def floating_countries(self) -> dict[str, frozenset[str]]:
-        """Countries that border several cities, with those cities: not in `passable_graph`, but cut
+        """Countries that border several cities, with those cities: not in `passable`, but cut
         off with a part of it when all the cities they border are in that part."""
         return {c: nbrs for c, nbrs in self.country_neighbours.items() if len(nbrs) > 1}
 
@@ -283,7 +279,7 @@ class Context:
         return any(v == ib for _, v in g.adj[g.index[a]]) or bool(self.city_parts(a) & self.city_parts(b))
 
     def shortest_paths_from(self, start: int) -> tuple[list[int | None], list[float]]:
-        """From the place of index `start` (in `graph`'s order): the distance in spaces to every place and
+        """From the place of index `start` (in `pairs`' order): the distance in spaces to every place and
         the number of shortest paths to it (tickets' route load shares a ticket between tied paths)."""
         paths = [0.0] * len(self.pairs.names)
         return self.pairs.spaces_from(start, None, paths), paths

@@ -27,13 +27,11 @@ No finding once a second route reaches d, e.g. `{from: b, to: d, length: 2, trac
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator
 
+from ...boardgraph import blocks, components
 from ..base import Finding
 from ..context import Context, RootedForest, listing
-
-if TYPE_CHECKING:
-    import networkx as nx
 
 CODE = "G015"
 NAME = "bridge-route"
@@ -42,27 +40,31 @@ OPTIONS: dict = {}
 
 
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
-    import networkx as nx
-    g = ctx.passable_graph
-    bridges = list(nx.bridges(g))
+    g = ctx.pairs
+    adj, keep = ctx.passable
+    bridges = blocks(adj, keep)[0]
     if not bridges:
         return
-    rest = g.copy()
-    rest.remove_edges_from(bridges)
-    block_of = {n: k for k, comp in enumerate(nx.connected_components(rest)) for n in comp}
+    cut = set(bridges)
+    # The parts left without the bridges, numbered by their first place; each lists its places in the file's order.
+    part = components([[(e, v) for e, v in row if e not in cut] for row in adj], keep)
+    block_of = {g.names[p]: k for p, k in enumerate(part) if k >= 0}
     members: dict[int, list[str]] = {}
     for n, k in block_of.items():
         members.setdefault(k, []).append(n)
-    tree = nx.Graph()
-    tree.add_nodes_from(members)
-    tree.add_edges_from((block_of[u], block_of[v]) for u, v in bridges)
+    tree: dict[int, list[int]] = {k: [] for k in members}
+    for e in bridges:
+        bu, bv = part[g.ends[e][0]], part[g.ends[e][1]]
+        tree[bu].append(bv)
+        tree[bv].append(bu)
     forest = RootedForest.of(tree, {k: len(m) for k, m in members.items()})
     floating = [(c, {block_of[n] for n in nbrs}) for c, nbrs in ctx.floating_countries.items()]
     index = ctx.place_index
-    for u, v in bridges:
+    for e in bridges:
+        u, v = (g.names[p] for p in g.ends[e])
         bu, bv = block_of[u], block_of[v]
         child = bv if forest.parent[bv] == bu else bu
-        sides = [{forest.side(b, child) for b in blocks} for _, blocks in floating]
+        sides = [{forest.side(b, child) for b in parts} for _, parts in floating]
         inside = [c for (c, _), s in zip(floating, sides) if s == {1}]
         outside = [c for (c, _), s in zip(floating, sides) if s == {0}]
         side = forest.below[child] + len(inside)
@@ -74,7 +76,7 @@ def check(ctx: Context, options: dict) -> Iterator[Finding]:
         names = _places_beyond(tree, members, small_block, bv if small_block == bu else bu, limit=3)
         names = sorted(names, key=index.__getitem__) + sorted(countries, key=index.__getitem__)[: 3 - len(names)]
         shown = ", ".join(names) + (" …" if small > len(names) else "")
-        routes = sorted(g.edges[u, v]["routes"])
+        routes = sorted(g.routes[e])
         if len(routes) == 1:
             what = f"route {ctx.route_name(ctx.board.routes[routes[0]])} is the only link"
         else:  # separate routes between the same two places (a tunnel and a ferry)
@@ -85,7 +87,7 @@ def check(ctx: Context, options: dict) -> Iterator[Finding]:
         )
 
 
-def _places_beyond(tree: nx.Graph, members: dict[int, list[str]], start: int, avoid: int, limit: int) -> list[str]:
+def _places_beyond(tree: dict[int, list[int]], members: dict[int, list[str]], start: int, avoid: int, limit: int) -> list[str]:
     out: list[str] = []
     stack, seen = [start], {start, avoid}
     while stack and len(out) < limit:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ...boardgraph import blocks
 from ..base import Finding
 from ..context import Context, RootedForest
 
@@ -39,24 +40,25 @@ OPTIONS: dict = {}
 
 
 def check(ctx: Context, options: dict) -> Iterator[Finding]:
-    import networkx as nx
-    g = ctx.passable_graph
-    cuts = set(nx.articulation_points(g))
+    names = ctx.pairs.names
+    _, is_cut, found = blocks(*ctx.passable)
+    cuts = {names[p] for p, c in enumerate(is_cut) if c}
     if not cuts:
         return
-    blocks = list(nx.biconnected_components(g))
+    parts = [{names[p] for p in block} for block in found]
     # The block-cut tree: a node per block and per cut place. Each place weighs 1, in its
     # cut node or (if not a cut place) in its only block; a side's size is a subtree's weight.
-    tree = nx.Graph()
+    tree: dict[tuple, list[tuple]] = {}
     weight: dict[tuple, int] = {}
     home: dict[str, tuple] = {}
-    for k, block in enumerate(blocks):
+    for k, block in enumerate(parts):
         weight[("b", k)] = len(block - cuts)
-        tree.add_node(("b", k))
+        tree.setdefault(("b", k), [])
         for n in block - cuts:
             home[n] = ("b", k)
         for n in block & cuts:
-            tree.add_edge(("b", k), ("c", n))
+            tree[("b", k)].append(("c", n))
+            tree.setdefault(("c", n), []).append(("b", k))
             weight[("c", n)] = 1
             home[n] = ("c", n)
     forest = RootedForest.of(tree, weight)
@@ -74,11 +76,11 @@ def check(ctx: Context, options: dict) -> Iterator[Finding]:
                 where = {_side(forest, home[m], node, nb) for m in nbrs if m != n and m in home}
                 if where == {True}:
                     size += 1
-            near = min((m for m in blocks[nb[1]] if m != n), key=index.__getitem__)
+            near = min((m for m in parts[nb[1]] if m != n), key=index.__getitem__)
             sides.append((size, index[near], near))
         sides.sort()
-        parts = ", ".join(f"{size} place(s) around {near}" for size, _, near in sides)
-        yield Finding(("places", index[n]), f"every path between {len(sides)} parts of the board passes through '{n}': {parts}")
+        listed = ", ".join(f"{size} place(s) around {near}" for size, _, near in sides)
+        yield Finding(("places", index[n]), f"every path between {len(sides)} parts of the board passes through '{n}': {listed}")
 
 
 def _side(forest: RootedForest, where: tuple, cut: tuple, part: tuple) -> bool | None:
