@@ -451,7 +451,7 @@ def _plan_routes(
         if not moved:
             break
     chosen_plans = [laid.plan(options[g][chosen[g]][1]) for g in range(len(keys))]
-    return [_with_rails(rp, clear, car) for rp in chosen_plans] if rails else chosen_plans
+    return _with_rails_many(chosen_plans, clear, car) if rails else chosen_plans
 
 
 def _untangle(board, routes, places, tokens, car, clear, space_length, space_width, track_gap, scale, origin, rails=True) -> None:
@@ -460,8 +460,16 @@ def _untangle(board, routes, places, tokens, car, clear, space_length, space_wid
 
     draft = BoardPlan(board, None, BoardOptions(car_mm=car), Palette(board.colors), car, space_length, space_width, track_gap, clear,
                       places, routes, tokens, [], (0.0, 0.0, 0.0, 0.0), {}, [], 0.0, 0.0, 0.0, 0.0, 0.0, scale, origin=origin)
-    for g in untangle(draft):
-        routes[g] = _with_rails(draft.routes[g], clear, car) if rails else draft.routes[g]
+    changed = list(dict.fromkeys(untangle(draft)))
+    if rails:
+        _with_rails_many([draft.routes[g] for g in changed], clear, car)
+    for g in changed:
+        routes[g] = draft.routes[g]
+
+
+#: A shared area (of a space) above which two spaces surely intersect: the clipping's rounding leaves no more than
+#: about 1e-13 of a space where two spaces only touch or miss (overlap.TOUCH already drops what is under 1e-12).
+_SURE = 1e-9
 
 
 def _candidate_pairs(cand_polys: list[list[np.ndarray]], unit: float) -> dict[tuple[int, int], dict[tuple[int, int], float]]:
@@ -480,19 +488,21 @@ def _candidate_pairs(cand_polys: list[list[np.ndarray]], unit: float) -> dict[tu
     flat = np.concatenate(polys)
     gid = np.repeat(np.repeat(np.arange(len(cand_polys)), [len(cps) for cps in cand_polys]), counts)
     cid = np.repeat(np.concatenate([np.arange(len(cps)) for cps in cand_polys]), counts)
-    # The pairs of different routes' spaces that intersect, in the order a query of the index with the
-    # "intersects" predicate finds them: the boxes that meet, then the exact test on the pairs of different routes
-    # only (most pairs of boxes are two candidates of one route).
+    # The pairs of different routes' spaces whose boxes meet (most pairs of boxes are two candidates of one
+    # route), in the order a query of the index finds them, and the area each pair shares. Only pairs that
+    # intersect count: two spaces that do not share an area of 0 (they are left out below with the pairs that
+    # only touch), so GEOS's exact test is needed only for an area too small to be sure of (`_SURE`).
     qi, ti = STRtree(flat).query(flat)
     keep = gid[qi] < gid[ti]
-    qi, ti = qi[keep], ti[keep]
-    keep = shapely.intersects(flat[qi], flat[ti])
     qi, ti = qi[keep], ti[keep]
     out: dict[tuple[int, int], dict[tuple[int, int], float]] = {}
     if not len(qi):
         return out
     corners = quad_coords(flat)
     areas = shared_areas(corners[qi], corners[ti])
+    unsure = np.flatnonzero((areas > 0) & (areas < _SURE * unit))
+    if len(unsure):
+        areas[unsure[~shapely.intersects(flat[qi[unsure]], flat[ti[unsure]])]] = 0.0
     costs = areas / unit * 3 + (areas > 0.03 * unit) * 0.5 + (areas > 0.1 * unit) * 1.0 + (areas > 0.2 * unit) * 5.0 + (areas > 0.25 * unit) * 5.0
     # Sum the costs per pair of candidates (in the order found, as a running sum would).
     pos = costs > 0
@@ -511,10 +521,76 @@ def _candidate_pairs(cand_polys: list[list[np.ndarray]], unit: float) -> dict[tu
 
 def _with_rails(rp: RoutePlan, clear: float, car: float) -> RoutePlan:
     """The chosen shape, now with the rail line under each track (skipped for the candidates)."""
-    poly = Polyline(rp.centerline)
-    for t in rp.tracks:
-        _, t.rail = _spaces(poly, t.route, t.color, t.shift, clear, car, rp.shape != "straight", rail=True)
-    return rp
+    return _with_rails_many([rp], clear, car)[0]
+
+
+def _with_rails_many(plans: list[RoutePlan], clear: float, car: float) -> list[RoutePlan]:
+    """`_with_rails` of many route plans at once: the rail points `_spaces` makes (`rail=True`), the look-ups
+    along every line in array computations (lines of as many points together), the same numbers."""
+    polys = [Polyline(rp.centerline) for rp in plans]
+    span = car * 0.4
+    # The arc lengths along each track's line where its rail has a point, grouped by how many points the line has.
+    by_size: dict[int, tuple[list[int], list[float], list[float], list[bool], list[int]]] = {}
+    rows: dict[int, dict[int, int]] = {}
+    tracks = []
+    for i, (rp, poly) in enumerate(zip(plans, polys)):
+        curved = rp.shape != "straight"
+        size = len(poly.points)
+        row_of = rows.setdefault(size, {})
+        row = row_of.setdefault(i, len(row_of))
+        rws, ss, shifts, bent, counts = by_size.setdefault(size, ([], [], [], [], []))
+        length = poly.length
+        for t in rp.tracks:
+            n = t.route.length
+            pitch = max((length - 2 * clear) / n, car * 0.3)
+            start = (length - pitch * n) / 2
+            a, b = start + pitch * 0.5, start + pitch * (n - 0.5)
+            steps = max(1, math.ceil((b - a) / (car * 0.25))) if curved else 1
+            ss += [a + (b - a) * k / steps for k in range(steps + 1)]
+            rws += [row] * (steps + 1)
+            shifts += [t.shift] * (steps + 1)
+            bent += [curved] * (steps + 1)
+            counts.append(steps + 1)
+            tracks.append((size, t))
+    points: dict[int, list[tuple[float, float]]] = {}
+    for size, (rws, ss, shifts, bent, _counts) in by_size.items():
+        members = list(rows[size])
+        pts = np.array([polys[i].points for i in members], dtype=float).reshape(len(members), size, 2)
+        cum = np.array([polys[i].cum for i in members], dtype=float).reshape(len(members), size)
+        row = np.array(rws, dtype=np.int64)
+        c = cum[row]
+        length = c[:, -1]
+        at = np.arange(len(row))
+
+        def pose(s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            """Polyline.at for every sample."""
+            s = np.maximum(0.0, np.minimum(length, s))
+            j = np.minimum(np.maximum((c < s[:, None]).sum(axis=1), 1), size - 1)
+            p, q = pts[row, j - 1], pts[row, j]
+            c0, c1 = c[at, j - 1], c[at, j]
+            seg = c1 - c0
+            t = np.divide(s - c0, seg, out=np.zeros_like(s), where=seg > 0)
+            return p[:, 0] + (q[:, 0] - p[:, 0]) * t, p[:, 1] + (q[:, 1] - p[:, 1]) * t, np.arctan2(q[:, 1] - p[:, 1], q[:, 0] - p[:, 0])
+
+        s = np.array(ss, dtype=float)
+        x, y, angle = pose(s)
+        curved = np.array(bent, dtype=bool)
+        if curved.any():
+            # Polyline.tangent_at: the direction of the chord from s - span to s + span.
+            ax, ay, _ = pose(s - span)
+            bx, by, _ = pose(s + span)
+            dx, dy = bx - ax, by - ay
+            far = np.array([math.hypot(u, v) >= 1e-9 for u, v in zip(dx.tolist(), dy.tolist())], dtype=bool)
+            angle = np.where(curved & far, np.arctan2(dy, dx), angle)
+        shift = np.array(shifts, dtype=float)
+        points[size] = list(zip((x + np.sin(angle) * shift).tolist(), (y - np.cos(angle) * shift).tolist()))
+    taken = dict.fromkeys(by_size, 0)
+    counts = {size: iter(v[4]) for size, v in by_size.items()}
+    for size, t in tracks:
+        k = next(counts[size])
+        t.rail = points[size][taken[size]:taken[size] + k]
+        taken[size] += k
+    return plans
 
 
 # (arc length / chord, preference cost) of the bows a straight route may take, and
