@@ -51,7 +51,7 @@ def executable() -> list[str]:
     if here.exists():
         return [str(here)]
     found = shutil.which("ttr-maps")
-    return [found] if found else [sys.executable, "-c", "from ttr_maps.cli.main import cli; cli()"]
+    return [found] if found else [sys.executable, "-c", "from ttr_maps.cli.main import main; main()"]
 
 
 def run_once(cmd: list[str], cwd: str) -> tuple[float, float, int]:
@@ -73,7 +73,8 @@ def main() -> None:
                         help="run the code of this checkout (e.g. a `git worktree` of an older commit) instead of the installed "
                              "`ttr-maps`; repeatable, the trees' runs interleaved (a command a tree does not know shows n/a)")
     args = parser.parse_args()
-    exes = {t: [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(Path(t).resolve())!r}); from cli.main import cli; cli()"]
+    # A tree's program as its `ttr-maps` script runs it (`main`; before it had one, the click group `cli`).
+    exes = {t: [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(Path(t).resolve())!r}); import cli.main as m; getattr(m, 'main', m.cli)()"]
             for t in args.tree} or {"installed": executable()}
     rows = [(t, name) for t in exes for name in COMMANDS]
     walls: dict[tuple[str, str], list[float]] = {r: [] for r in rows}
