@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-# ttr_maps.checks is imported where it is used: it brings networkx, numpy and shapely.
+# ttr_maps.checks is imported where it is used: it brings the models (pydantic).
 
 
 def _selectors(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...] | None:

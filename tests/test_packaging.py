@@ -91,8 +91,8 @@ def test_the_pre_commit_hook_runs_with_the_wheel_alone(wheel_venv, tmp_path):
 
 
 @pytest.mark.slow
-def test_the_lean_install_leaves_out_dask_and_pytest(wheel_venv):
+def test_the_lean_install_leaves_out_dask_pytest_and_networkx(wheel_venv):
     py = str(wheel_venv / "bin" / "python")
-    for module in ("distributed", "pytest"):
+    for module in ("distributed", "pytest", "networkx"):
         gone = subprocess.run([py, "-c", f"import {module}"], capture_output=True)
         assert gone.returncode != 0, f"{module} is installed by `pip install ttr-maps`; make it an extra"

@@ -65,7 +65,7 @@ def run_checks(loaded: Loaded, select: Iterable[str] | None = None, ignore: Iter
     variant_src = loaded.source if loaded.kind == "variant" else None
     limit = settings.max_findings or 10**12
     stored = Findings(loaded, limit) if cache else None
-    ctx: Context | None = None  # built only when a check has to run (it brings networkx, numpy and shapely)
+    ctx: Context | None = None  # built only when a check has to run (its drawing brings numpy and shapely)
     # The settings' own findings (C001), unless ignored, at the severity configured for them.
     out = [replace(d, severity=settings.severity(d.code)) for d in settings.diagnostics if settings.enabled(d.code)]
     for code, check in CHECKS.items():

@@ -2,12 +2,12 @@
 
 What a check finds depends only on what it reads: the board and variant as loaded (the models, the
 parsed data and where each node is written, and the files' paths), the check's options, the
-findings limit, and the code of ttr-maps and of the libraries it measures with (shapely, numpy,
-networkx). The cache key is a hash of all of these, so any change to a file, to a setting or to
+findings limit, and the code of ttr-maps and of the libraries it measures with (shapely,
+numpy). The cache key is a hash of all of these, so any change to a file, to a setting or to
 the installed code misses the cache and runs the checks again; severities and the selection of
 checks are applied after, so they never need a new run. The drawing checks lay the board out as
 `render` does (seconds on a large board): with their findings cached, `validate` loads neither the
-renderer nor shapely, numpy or networkx.
+renderer nor shapely or numpy.
 
 Where: `$TTR_MAPS_CACHE_DIR`, else `$XDG_CACHE_HOME/ttr-maps`, else `~/.cache/ttr-maps` (a
 `findings/` folder of small JSON files, the oldest removed past `KEEP` files).
@@ -38,7 +38,7 @@ FORMAT = 1
 KEEP = 500
 
 #: The libraries whose results the checks' findings depend on (their installed files are hashed by size and time).
-LIBRARIES = ("shapely", "numpy", "networkx")
+LIBRARIES = ("shapely", "numpy")
 
 
 def folder() -> Path | None:
