@@ -89,6 +89,20 @@ def test_pdf_has_the_cover_the_tiles_the_card_sheets_and_the_rules(tmp_path):
     assert result.tiling.board_w == pytest.approx(build_pdf(board, variant, PrintOptions(car_mm=12.0, parts=("board",))).tiling.board_w * 2, rel=0.02)
 
 
+def test_the_board_is_written_once_however_many_pages_show_it():
+    """Each board page shows its part of one drawing of the board kept once in the PDF: a board printed on twelve
+    pages makes a file not much bigger than the same board on one (each page adds its marks and labels). With the
+    drawing written out on every page, the twelve pages of Three Harbours made 226 kB against 57 kB."""
+    from ttr_maps.load.loader import load_board
+
+    board = load_board(ROOT / "examples" / "three-harbours.yaml")
+    one = build_pdf(board, None, PrintOptions(parts=("board",), car_mm=12))
+    twelve = build_pdf(board, None, PrintOptions(parts=("board",), car_mm=48))
+    assert (len(one.tiling.tiles), len(twelve.tiling.tiles)) == (1, 12)
+    one_size, twelve_size = len(one.pdf), len(twelve.pdf)
+    assert twelve_size < 1.5 * one_size
+
+
 def test_pdf_is_the_same_bytes_for_the_same_input():
     variant, board = load_variant(MAPS / "variants" / "usa.yaml")  # loaded again: a fresh build of its own
     opts = PrintOptions(parts=("board", "tickets"), car_mm=24.0)

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 
 from fpdf import FPDF
-from fpdf.drawing import DrawingContext, Point
+from fpdf.drawing import BlendGroup, DrawingContext, Point
 from fpdf.svg import SVGObject
+from fpdf.syntax import Name, PDFArray, PDFContentStream
 
 from ..model.board import Board
 from ..model.variant import Variant
@@ -117,7 +118,7 @@ def board_pdf(board: Board, variant: Variant | None = None, options: BoardOption
     pdf.set_title(clean(board.meta.title))
     pdf.set_creation_date(_EPOCH)
     pdf.add_page()
-    Stamp(pdf, draw_board(plan)).place(pdf, 0, 0)
+    Stamp(pdf, draw_board(plan)).place(pdf, 0, 0, once=True)
     return bytes(pdf.output())
 
 
@@ -152,9 +153,68 @@ def _font_warnings(board: Board, variant: Variant | None) -> list[str]:
 _TEXT_EL = re.compile(r"<text([^>]*)>([^<]*)</text>")
 
 
+_ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
+_RECT = re.compile(r"<rect\b([^>]*?)\s*/>")
+_CIRCLE = re.compile(r"<circle\b([^>]*?)\s*/>")
+_KAPPA = 0.5522847498307936  # a quarter circle as one cubic Bezier curve: its control points this far along the tangents
+
+
+def _n(v: float) -> str:
+    return f"{round(v, 3):g}"
+
+
+def _as_path(attrs: dict[str, str], d: str) -> str:
+    rest = "".join(f' {k}="{v}"' for k, v in attrs.items())
+    return f'<path d="{d}"{rest} />'
+
+
+def _rounded_rect(m: re.Match) -> str:
+    """A <rect> with rounded corners as the <path> of the same curves (fpdf2 draws the corners as elliptical arcs,
+    a third of the time converting a board; the same quarter-circle Bezier curves, written out, cost little)."""
+    attrs = dict(_ATTR.findall(m[1]))
+    if "rx" not in attrs and "ry" not in attrs:
+        return m[0]
+    try:
+        x, y = float(attrs.pop("x", "0")), float(attrs.pop("y", "0"))
+        w, h = float(attrs.pop("width")), float(attrs.pop("height"))
+        rx, ry = attrs.pop("rx", None), attrs.pop("ry", None)
+        rx, ry = float(rx if rx is not None else ry), float(ry if ry is not None else rx)
+    except (KeyError, ValueError):  # percentages, "auto": left to fpdf2
+        return m[0]
+    rx, ry = min(rx, w / 2), min(ry, h / 2)
+    if w <= 0 or h <= 0 or rx <= 0 or ry <= 0:
+        return m[0]
+    kx, ky = _KAPPA * rx, _KAPPA * ry
+    n = _n
+    d = (f"M{n(x + rx)} {n(y)}L{n(x + w - rx)} {n(y)}"
+         f"C{n(x + w - rx + kx)} {n(y)} {n(x + w)} {n(y + ry - ky)} {n(x + w)} {n(y + ry)}L{n(x + w)} {n(y + h - ry)}"
+         f"C{n(x + w)} {n(y + h - ry + ky)} {n(x + w - rx + kx)} {n(y + h)} {n(x + w - rx)} {n(y + h)}L{n(x + rx)} {n(y + h)}"
+         f"C{n(x + rx - kx)} {n(y + h)} {n(x)} {n(y + h - ry + ky)} {n(x)} {n(y + h - ry)}L{n(x)} {n(y + ry)}"
+         f"C{n(x)} {n(y + ry - ky)} {n(x + rx - kx)} {n(y)} {n(x + rx)} {n(y)}Z")
+    return _as_path(attrs, d)
+
+
+def _circle(m: re.Match) -> str:
+    """A <circle> as the <path> of its four quarter-circle Bezier curves (see `_rounded_rect`)."""
+    attrs = dict(_ATTR.findall(m[1]))
+    try:
+        cx, cy, r = float(attrs.pop("cx", "0")), float(attrs.pop("cy", "0")), float(attrs.pop("r"))
+    except (KeyError, ValueError):
+        return m[0]
+    if r <= 0:
+        return m[0]
+    k, n = _KAPPA * r, _n
+    d = (f"M{n(cx + r)} {n(cy)}C{n(cx + r)} {n(cy + k)} {n(cx + k)} {n(cy + r)} {n(cx)} {n(cy + r)}"
+         f"C{n(cx - k)} {n(cy + r)} {n(cx - r)} {n(cy + k)} {n(cx - r)} {n(cy)}"
+         f"C{n(cx - r)} {n(cy - k)} {n(cx - k)} {n(cy - r)} {n(cx)} {n(cy - r)}"
+         f"C{n(cx + k)} {n(cy - r)} {n(cx + r)} {n(cy - k)} {n(cx + r)} {n(cy)}Z")
+    return _as_path(attrs, d)
+
+
 def _svg(text: str, family: str | None = None) -> SVGObject:
     """Parse our SVG for fpdf2 (which has no use for the <title>); with `family`, all text uses that font."""
     text = re.sub(r"<title>.*?</title>", "", text, count=1, flags=re.S)
+    text = _CIRCLE.sub(_circle, _RECT.sub(_rounded_rect, text))
     if family is not None:
         def one(m: re.Match) -> str:
             attrs = re.sub(r'font-family="[^"]*"', f'font-family="{family}"', m[1])
@@ -171,8 +231,10 @@ class Stamp:
 
     Converting an SVG is the slow part of making the PDF; the board is placed on
     every tile page and a train card design on every copy, so each is converted
-    only once. Works with fpdf2's drawing internals (render, resource catalog);
-    gradients are avoided in our SVG because PDF patterns would not move with it.
+    only once. A drawing placed more than once is written to the PDF once, as a
+    form (a PDF Form XObject) that each page refers to: the board was written out
+    on every tile page. Works with fpdf2's drawing internals (render, resource
+    catalog); gradients are avoided in our SVG because PDF patterns would not move with it.
     """
 
     def __init__(self, pdf: FPDF, svg_text: str):
@@ -181,17 +243,46 @@ class Stamp:
         context = DrawingContext()
         context.add_item(group, False)
         self.stream = context.render(pdf._resource_catalog, Point(0, 0), pdf.k, self.h, pdf._current_graphic_style())
+        self._form: int | None = None  # the form's resource index, once written as one
 
-    def place(self, pdf: FPDF, x: float, y: float, scale: float = 1.0) -> None:
-        """Put the drawing's top-left corner at (x, y) mm on the current page."""
+    def place(self, pdf: FPDF, x: float, y: float, scale: float = 1.0, once: bool = False) -> None:
+        """Put the drawing's top-left corner at (x, y) mm on the current page; `once`: the drawing is placed only
+        here, so it goes into the page itself rather than into a form of its own."""
         k = pdf.k
         tx = x * k
         ty = (pdf.h - y) * k - scale * self.h * k
-        pdf._resource_catalog.index_stream_resources(self.stream, pdf.page)
+        body = self.stream if once else f"/I{self._form_index(pdf)} Do"
+        pdf._resource_catalog.index_stream_resources(body, pdf.page)
         pdf._out(f"q {scale:.6f} 0 0 {scale:.6f} {tx:.3f} {ty:.3f} cm")
-        pdf._out(self.stream)
+        pdf._out(body)
         pdf._out("Q")
         pdf._set_min_pdf_version("1.4")
+
+    def _form_index(self, pdf: FPDF) -> int:
+        """The drawing as a Form XObject of the PDF (made on first use): fpdf2 writes it with its own resources
+        (fonts, graphics states), as it does the forms of its blend groups."""
+        if self._form is None:
+            catalog = pdf._resource_catalog
+            form = PDFContentStream(contents=self.stream.encode("latin-1"), compress=pdf.compress)
+            form.type = Name("XObject")
+            form.subtype = Name("Form")
+            # Nothing of the drawing is cut off: it is drawn whole, as the page's own operators were.
+            w, h = self.w * pdf.k, self.h * pdf.k
+            form.b_box = PDFArray([round(-w, 2), round(-h, 2), round(2 * w, 2), round(2 * h, 2)])
+            form._blend_group = _FormResources(catalog.scan_stream(self.stream))
+            self._form = catalog.next_xobject_index
+            catalog.next_xobject_index += 1
+            catalog.form_xobjects.append((self._form, form))
+        return self._form
+
+
+class _FormResources(BlendGroup):
+    """The resources a form uses, named as fpdf2's output expects of the forms it writes (`BlendGroup`'s)."""
+
+    __slots__ = ()
+
+    def __init__(self, resources: set) -> None:
+        self.resources = resources
 
 
 def _page(pdf: FPDF, paper: str, orientation: str = "portrait") -> None:
@@ -420,7 +511,7 @@ def _card_sheets(pdf: FPDF, cards: list[Card], ctx: CardContext, opts: PrintOpti
                 # Tickets share their card and mini-map: draw those once, stamp them on every ticket.
                 for layer in TICKET_LAYERS:
                     key = ticket_layer_key(card, ctx, layer)
-                    stamp(key, lambda card=card, layer=layer: render_card(card, ctx, layer)).place(pdf, x, y)
+                    stamp(key, lambda card=card, layer=layer: render_card(card, ctx, layer)).place(pdf, x, y, once=layer == "top")
                     if layer == "top":
                         del stamps[key]
             else:
