@@ -71,7 +71,7 @@ def _pool(state: State) -> tuple[int, int, int, int]:
     locos = state.discard[loco] + deck.count(loco) + fu.count(loco)
     passengers = state.discard[pas] + deck.count(pas) + fu.count(pas)
     pool = state.discard_total + len(deck) + shown
-    return locos, passengers, pool - locos - passengers, min(state.game.variant.face_up.count, pool)
+    return locos, passengers, pool - locos - passengers, min(state.game.face_up_count, pool)
 
 
 def _redeal_could_change(state: State, pool: tuple[int, int, int, int] | None = None) -> bool:
@@ -108,11 +108,25 @@ def settle_chance(state: State, pool: tuple[int, int, int, int] | None = None) -
     return ways / total
 
 
+_LIMITS: dict[tuple, int] = {}  # redeal_limit by what decides it: the pool and the redeal thresholds
+
+
 def redeal_limit(state: State) -> int:
     """Redeals one loop makes at most: enough that a row without a redeal would have shown with
     certainty 1 - MISS, from the cards a redeal draws from when the loop starts. With many wild cards
     such a row can be possible and yet so unlikely that the loop would run for ever."""
     pool = _pool(state)
+    key = (pool, state.redeal_locos, state.redeal_passengers)
+    n = _LIMITS.get(key)
+    if n is None:
+        if len(_LIMITS) > 100_000:
+            _LIMITS.clear()
+        n = _LIMITS[key] = _redeal_limit(state, pool)
+    return n
+
+
+def _redeal_limit(state: State, pool: tuple[int, int, int, int]) -> int:
+    """redeal_limit, worked out."""
     if not _redeal_could_change(state, pool):
         return 0
     chance = settle_chance(state, pool)

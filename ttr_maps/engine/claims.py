@@ -80,7 +80,6 @@ def _gray_claims(game, colors: list[int], locos: int, bigs: int, trains: int, go
     """_claims_for's gray groups: for each open track, the payments of each colour held, then those in wilds alone."""
     t = game.t
     nc = t.NC
-    shift = t.group_bits
     wilds = locos + bigs
     held = [(k, h) for k, h in enumerate(colors) if h]
     best = max(colors) if nc else 0
@@ -118,15 +117,20 @@ def _gray_claims(game, colors: list[int], locos: int, bigs: int, trains: int, go
             rows.append(r)
         if not rows:
             continue
-        pkey = gi << shift | open_mask
-        js = positions.get(pkey)
+        js = positions.get(open_mask)
         if js is None:
-            if len(positions) > 200_000:
-                positions.clear()
-            js = positions[pkey] = tuple(j for j in range(len(g.tids)) if open_mask >> j & 1)
+            js = _positions(positions, open_mask)
         for j in js:
             for r in rows:
                 out.extend(r[j])
+
+
+def _positions(positions: dict[int, tuple[int, ...]], mask: int) -> tuple[int, ...]:
+    """The set bits of `mask`, lowest first (the open tracks of a group's mask); kept in `positions`."""
+    if len(positions) > 200_000:
+        positions.clear()
+    js = positions[mask] = tuple(j for j in range(mask.bit_length()) if mask >> j & 1)
+    return js
 
 
 class RouteLegal(list):
@@ -436,7 +440,7 @@ def place_trains(state: State, tid: int) -> None:
     state.trains[p] -= length
     state.scores[p] += t.route_points.get(length, 0)
     state.claims[p].append(tid)
-    if state.game.num_players < state.game.variant.parallel.all_tracks_from:
+    if state.game.few_players_close:  # fewer players than variant.parallel.all_tracks_from
         for other in t.parallel_tids[r]:
             state.avail[other] = False
             gi, b = tid_group[other]

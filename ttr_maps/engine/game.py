@@ -84,6 +84,18 @@ class Game:
         self.draw_tickets_plain = DrawTickets(())
         draw = variant.tickets.draw
         self.draw_piles = tuple(draw.mix) if draw.mix and draw.count > 0 else tuple(d.pile for d in draw.deal if d.count > 0)
+        # The variant's settings the turn flow reads on every turn, as plain attributes: a read of the variant
+        # model's fields costs several times a plain one (its class has a __getattr__ hook).
+        tk = variant.tickets
+        self.draw_deal = draw
+        self.setup_deal = tk.setup
+        self.draw_mix = bool(draw.mix)
+        self.staged_setup = tk.staged_setup and len(tk.setup.deal) > 1
+        # Per deal (index: in setup), keep_min where that is the only keep rule (no keep_max), else None.
+        self.plain_keep = tuple(None if d.keep_max else d.keep_min for d in (draw, tk.setup))
+        self.end_trains = variant.end.trains_at_most
+        self.few_players_close = num_players < variant.parallel.all_tracks_from
+        self.face_up_count = variant.face_up.count
         for m in self.mechanics:
             m.setup(self)
 

@@ -33,13 +33,12 @@ def _subsets(n: int) -> tuple[tuple[int, ...], ...]:
 
 
 def deal_rules(state: State) -> TicketDeal:
-    v = state.game.variant.tickets
-    return v.setup if state.in_setup else v.draw
+    game = state.game
+    return game.setup_deal if state.in_setup else game.draw_deal
 
 
 def staged(state: State) -> bool:
-    v = state.game.variant.tickets
-    return state.in_setup and v.staged_setup and len(v.setup.deal) > 1
+    return state.in_setup and state.game.staged_setup
 
 
 def mixes(state: State, deal: TicketDeal) -> list[tuple[int, ...]]:
@@ -66,8 +65,17 @@ def can_draw(state: State) -> bool:
 
 
 def legal_draw(state: State, out: list, deal: TicketDeal | None = None) -> None:
-    deal = deal or state.game.variant.tickets.draw
-    cache = state.game.ticket_cache
+    game = state.game
+    if deal is None:
+        if not game.draw_mix:
+            piles = state.piles
+            for name in game.draw_piles:  # can_draw, inlined
+                if piles.get(name):
+                    out.append(game.draw_tickets_plain)
+                    return
+            return
+        deal = game.draw_deal
+    cache = game.ticket_cache
     if deal.mix:
         for m in mixes(state, deal):
             a = cache.get(m)
@@ -117,9 +125,15 @@ def apply_draw(state: State, action: DrawTickets) -> None:
 
 
 def _limits(state: State, p: int, deal: TicketDeal) -> tuple[int, dict[str, int]]:
-    """(minimum to keep now, per-pile maximum still allowed) for player p's current offer."""
-    t = state.t
+    """(minimum to keep now, per-pile maximum still allowed) for player p's current offer; `deal` is
+    deal_rules(state)."""
     offer = state.offers[p]
+    game = state.game
+    if not (state.in_setup and game.staged_setup):
+        need = game.plain_keep[state.in_setup]
+        if need is not None:  # no per-pile caps, one deal: keep_min of the offer (or all of it)
+            return max(0, min(need, len(offer))), {}
+    t = state.t
     limits = {}
     for pile, cap in deal.keep_max.items():
         already = sum(1 for k in state.setup_kept[p] if t.ticket_pile.get(k) == pile) if state.in_setup else 0
@@ -255,6 +269,6 @@ def finish_setup(state: State) -> None:
 
 def legal_setup(state: State, out: list) -> None:
     if state.phase == PH_SETUP_MIX:
-        legal_draw(state, out, state.game.variant.tickets.setup)
+        legal_draw(state, out, state.game.setup_deal)
     else:
         legal_keep(state, out)

@@ -135,9 +135,13 @@ def end_turn(s: State, passed: bool = False) -> None:
     n = s.game.num_players
     for hook in s.game.end_of_turn:
         hook(s)
-    if -1 in s.face_up:
+    fu = s.face_up
+    if -1 in fu:
         cards.refill_face_up(s)
-    cards.recheck_face_up(s)
+    t = s.t
+    rp = s.redeal_passengers
+    if fu.count(t.LOCO) >= s.redeal_locos or (rp is not None and fu.count(t.PASS) >= rp):  # cards.recheck_face_up's test
+        cards.recheck_face_up(s)
     s.pending_route = -1
     s.turns += 1
     s.passes = s.passes + 1 if passed else 0
@@ -146,7 +150,7 @@ def end_turn(s: State, passed: bool = False) -> None:
         if s.final_left == 0:
             _game_over(s)
             return
-    elif s.final_left < 0 and s.trains[p] <= s.game.variant.end.trains_at_most:
+    elif s.final_left < 0 and s.trains[p] <= s.game.end_trains:
         s.final_left = n
     if s.passes >= n:
         s.count("all-passed")
