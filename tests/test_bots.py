@@ -246,3 +246,34 @@ def test_expert_plays_for_french_flags():
         for p, name in enumerate(names):
             sets[name] += state.flag_sets[p]
     assert sets["expert"] > sets["route-focus"], sets
+
+
+def test_expert_claims_tunnels_it_can_pay_the_extra_cards_of():
+    """Europe: the expert keeps a spare card for a tunnel's extra cost after the payment it makes (planned routes and
+    fillers alike), so it gives up far fewer of the tunnels that ask for extra cards than the expert that counted the
+    spare before its payment and not at all for fillers (careful_tunnels=False)."""
+    from ttr_maps.bots.expert import ExpertBot
+    from ttr_maps.engine.actions import AbandonTunnel, PayTunnel
+
+    game = GAME(ROOT / "maps" / "variants" / "europe.yaml", 2)
+    outcome = {}
+    for careful in (True, False):
+        paid = given_up = 0
+        for seed in range(12):
+            bots = [make_bot("expert", game, s, s + 10 * seed) for s in range(2)]
+            for b in bots:
+                assert isinstance(b, ExpertBot)
+                b.careful_tunnels = careful
+            state = game.new_initial_state(seed)
+            while not state.is_terminal():
+                p = state.current
+                view = StateView(state, p)
+                a = bots[p].act(view, state.legal_actions(False))
+                view.close()
+                paid += type(a) is PayTunnel
+                given_up += type(a) is AbandonTunnel
+                state.apply(a)
+        outcome[careful] = (paid, given_up)
+    (paid, given_up), (paid_old, given_up_old) = outcome[True], outcome[False]
+    assert given_up_old > paid_old  # the old expert gave up most of them
+    assert given_up < paid and given_up * 2 < given_up_old, outcome

@@ -12,7 +12,7 @@
 - Stations (Europe): prices an opponent's route at a station's cost, so a
   blocked ticket is finished through a station when that is cheapest.
 - Tunnels: claims one only with spare cards of the colour (or locomotives) for
-  the extra cost. Ferries: takes face-up locomotives when they are needed.
+  the extra cost, left after the payment it makes, planned or as a filler. Ferries: takes face-up locomotives when they are needed.
 - Passengers and goods (Märklin): places passengers where goods are rich and
   sends each on the journey worth the most goods (a depth-first search over the
   claimed routes, own routes free, opponents' ones for passenger cards).
@@ -46,6 +46,10 @@ class ExpertBot(PlanningBot):
     more_tickets_trains = 10  # ...and at least this many trains are free
     long_share = 0.0  # Märklin: short tickets only (long ones failed too often in tournaments)
     tunnel_spare = 1  # spare cards wanted before claiming a tunnel
+    # ...counted after the payment it would make, and asked of a tunnel claimed once its tickets are done too. Off
+    # (False: the expert before), it gave up 47 of the 78 tunnels that asked for extra cards in 30 two-player Europe
+    # games; on, it beats that expert 56.8% (52.8-60.7%) of 600 two-player Europe games (docs/simulate.md "Tunnels").
+    careful_tunnels = True
     # More tickets mid-game once the plan needs at most this many trains: off (-1), because in 200-game
     # tournaments the extra tickets cost as many route points as they brought (benchmarks/bench_simulate.py).
     plan_left_for_tickets = -1
@@ -97,6 +101,10 @@ class ExpertBot(PlanningBot):
 
     def pay(self, r, options, hand, plan):
         bd = self.bd
+        if bd.tunnel[r] and self.careful_tunnels:
+            spare = [a for a in options if self._tunnel_spare(r, a, hand) >= self.tunnel_spare]
+            if spare:
+                options = spare
         if bd.flag_colors:
             front = self._front
             t = bd.t
@@ -189,6 +197,9 @@ class ExpertBot(PlanningBot):
         for r in cands:
             if bd.tunnel[r] and not self._tunnel_safe(r, hand):
                 continue
+            if bd.tunnel[r] and self.careful_tunnels and not any(
+                    self._tunnel_spare(r, a, hand) >= self.tunnel_spare for a in claims[r]):
+                continue
             ok.append(r)
         if not ok:
             return None
@@ -215,6 +226,17 @@ class ExpertBot(PlanningBot):
         have = max(hand[: bd.NC]) if c < 0 else hand[c]
         wild = hand[bd.LOCO] + (hand[bd.BIG] if bd.has_big and L >= bd.big_min else 0)
         return have + wild - L >= self.tunnel_spare
+
+    def _tunnel_spare(self, r, a, hand) -> int:
+        """Cards left for a tunnel's extra cost after paying claim `a` of route r: the paid colour's and the wild ones
+        (docs/rules.md#tunnels)."""
+        bd = self.bd
+        c, nc, nl, nb, _ = bd.t.payment_counts(a.payment)
+        left = hand[c] - nc if c >= 0 and nc else 0
+        left += hand[bd.LOCO] - nl
+        if bd.has_big and bd.length[r] >= bd.big_min:
+            left += hand[bd.BIG] - nb
+        return left
 
     def style_turn(self, view, hand, claims, others, plan):
         trains = view.trains(self.seat)
@@ -317,10 +339,13 @@ class ExpertBot(PlanningBot):
         best, best_v = -1, -INF
         tempo = self.filler_tempo
         hmax = max(hand[: bd.NC])
+        careful = self.careful_tunnels
         for r in order:  # most points first: a route's value is at most its points (plus bonuses)
             if bd.points[r] + extra < best_v:
                 break
             if not know.open[r] or bd.length[r] > trains:
+                continue
+            if careful and bd.tunnel[r] and not self._tunnel_safe(r, hand):
                 continue
             a, b = bd.ends[r]
             near = a in touched or b in touched
