@@ -258,21 +258,42 @@ def clear_bend(plan: BoardPlan, group: int, obstacles: Obstacles, layout: Layout
     suggested."""
     layout = layout or Layout(plan.board)
     for batch in _bend_tries(plan, group, layout, stretch, written_only):
-        ok = obstacles.clear(group, batch.cars, batch.which, len(batch.tries)) & batch.own_ok
-        if ok.any():
-            return batch.tries[int(np.argmax(ok))]
+        ok = obstacles.clear(group, batch.cars, batch.which, len(batch.tries))
+        for k in np.flatnonzero(ok).tolist():
+            if batch.own_ok(k):
+                return batch.tries[k]
     return None
 
 
-@dataclass
 class _Batch:
     """The bend points tried at one distance aside: each try, its cars (car k belongs to try `which[k]`), and
-    whether each try's cars stay clear of one another."""
+    whether each try's cars stay clear of one another (`own_ok`, worked out for the tries asked about only: most
+    tries are turned down for what they cover first)."""
 
-    tries: list[BendSuggestion]
-    cars: np.ndarray
-    which: np.ndarray
-    own_ok: np.ndarray
+    def __init__(self, plan: BoardPlan, tries: list[BendSuggestion], cars: np.ndarray, which: np.ndarray):
+        self.plan = plan
+        self.tries = tries
+        self.cars = cars
+        self.which = which
+        self._own: dict[int, bool] = {}
+
+    def own_ok(self, k: int) -> bool:
+        """Do the cars of try `k` keep off one another?"""
+        if k not in self._own:
+            self.own_ok_of([k])
+        return self._own[k]
+
+    def own_ok_of(self, ks: list[int]) -> None:
+        """Work out `own_ok` of the tries `ks` at once."""
+        ks = [k for k in ks if k not in self._own]
+        if not ks:
+            return
+        pick = np.isin(self.which, ks)
+        # The tries' cars, numbered 0..len(ks)-1 in the order they come (the order of `which`).
+        order = sorted(ks)
+        which = np.searchsorted(np.array(order), self.which[pick])
+        ok = _own_cars_clear(self.plan, len(order), self.cars[pick], which)
+        self._own.update(zip(order, ok.tolist()))
 
 
 def _bend_tries(plan: BoardPlan, group: int, layout: Layout, stretch: float, written_only: bool):
@@ -291,8 +312,10 @@ def _bend_tries(plan: BoardPlan, group: int, layout: Layout, stretch: float, wri
     now = [plan.to_map(*p) for p in layout.bend_points(entry)]
     if entry.from_ != rp.ends[0]:
         now.reverse()
-    for aside in _ASIDE:
-        tries: list[tuple[tuple[tuple[float, float], ...], RoutePlan]] = []
+
+    def tries_of(aside: float) -> list[tuple[tuple[tuple[float, float], ...], list[tuple[float, float]]]]:
+        """(bend as written, points the curve goes through) of each try at `aside` car lengths to either side."""
+        tries = []
         for along in (_ALONG if not now else (0.0,)):
             for side in (1, -1):
                 off = aside * plan.car * side
@@ -306,37 +329,65 @@ def _bend_tries(plan: BoardPlan, group: int, layout: Layout, stretch: float, wri
                     mm = [plan.to_map(*p) for p in layout.bend_points(entry.model_copy(update={"bend": written}))]
                 else:
                     written = tuple(plan.to_board(x, y) for x, y in mm)
-                tries.append((written, [pa, *mm, pb]))  # type: ignore[arg-type]
-        # The curves of all tries of this distance drawn at once, then those too short or too long left out.
-        by_size: dict[int, list[int]] = {}
-        for k, (_, pts) in enumerate(tries):
-            by_size.setdefault(len(pts), []).append(k)
-        curves: list = [[] for _ in tries]  # lists of points, or (n, 2) arrays
-        lengths = [0.0] * len(tries)
-        for size, ks in by_size.items():
-            if size < 3:
-                for k in ks:
-                    curves[k] = smooth(tries[k][1])  # type: ignore[arg-type]
-                    lengths[k] = _length(curves[k])
-                continue
-            drawn = smooth_many(np.array([tries[k][1] for k in ks], dtype=float))
-            steps = np.diff(drawn, axis=1)
-            for k, curve, sx, sy in zip(ks, drawn, steps[..., 0].tolist(), steps[..., 1].tolist()):
-                curves[k] = curve  # an (n, 2) array, from the first point as given
-                lengths[k] = sum(map(math.hypot, sx, sy))  # _length(curves[k]), its steps worked out at once
-        tries = [(written, line) for (written, _), line, n in zip(tries, curves, lengths) if need <= n <= most]  # type: ignore[misc]
-        if not tries:
+                tries.append((written, [pa, *mm, pb]))
+        return tries
+
+    if written_only:  # the checks' suggestions: most routes are cleared near, so one distance at a time
+        for aside in _ASIDE:
+            yield from _lay_tries(plan, group, rp, members, entry, [(aside, tries_of(aside))], need, most)
+    else:  # the router's search mostly tries every distance: all at once
+        yield from _lay_tries(plan, group, rp, members, entry, [(aside, tries_of(aside)) for aside in _ASIDE], need, most)
+
+
+def _lay_tries(plan: BoardPlan, group: int, rp: RoutePlan, members: list[Route], entry: Route, asides: list, need: float,
+               most: float):
+    """The `_Batch` of each (distance aside, tries) of `asides` that has tries neither too short nor too long:
+    the curves of all the tries drawn at once, then all laid out in one batch (each try is laid out as it would
+    be on its own)."""
+    tries = [(aside, written, pts) for aside, ts in asides for written, pts in ts]
+    by_size: dict[int, list[int]] = {}
+    for k, (_, _, pts) in enumerate(tries):
+        by_size.setdefault(len(pts), []).append(k)
+    curves: list = [[] for _ in tries]  # lists of points, or (n, 2) arrays
+    lengths = [0.0] * len(tries)
+    for size, ks in by_size.items():
+        if size < 3:
+            for k in ks:
+                curves[k] = smooth(tries[k][2])
+                lengths[k] = _length(curves[k])
             continue
-        # Every try of this distance laid out in one batch.
-        laid = Laid([(rp.ends, members, line, "bend") for _, line in tries], plan.car, plan.clear, plan.space_width, plan.track_gap)
-        cars = laid.rectangles(plan.space_length, plan.space_width)
-        which = np.repeat(np.arange(len(tries)), laid.counts)
+        drawn = smooth_many(np.array([tries[k][2] for k in ks], dtype=float))
+        steps = np.diff(drawn, axis=1)
+        for k, curve, sx, sy in zip(ks, drawn, steps[..., 0].tolist(), steps[..., 1].tolist()):
+            curves[k] = curve  # an (n, 2) array, from the first point as given
+            lengths[k] = sum(map(math.hypot, sx, sy))  # _length(curves[k]), its steps worked out at once
+    kept = [(aside, written, line) for (aside, written, _), line, n in zip(tries, curves, lengths) if need <= n <= most]
+    if not kept:
+        return
+    laid = Laid([(rp.ends, members, line, "bend") for _, _, line in kept], plan.car, plan.clear, plan.space_width, plan.track_gap)
+    cars = laid.rectangles(plan.space_length, plan.space_width)
+    first = 0
+    for aside, _ in asides:
+        count = 0
+        while first + count < len(kept) and kept[first + count][0] == aside:
+            count += 1
+        if not count:
+            continue
         suggestions = []
-        for k, (written, _) in enumerate(tries):
+        for k in range(first, first + count):
+            written = kept[k][1]
             if entry.from_ != rp.ends[0]:
                 written = tuple(reversed(written))
             suggestions.append(BendSuggestion(group, entry, written, aside, laid, k))
-        yield _Batch(suggestions, cars, which, _own_cars_clear(plan, len(tries), cars, which))
+        which = np.repeat(np.arange(count), laid.counts[first:first + count])
+        yield _Batch(plan, suggestions, cars[_car_span(laid, first, count)], which)
+        first += count
+
+
+def _car_span(laid: Laid, first: int, count: int) -> slice:
+    """Where the cars of layouts first..first+count-1 are in `laid.rectangles()` (all layouts, one after the other)."""
+    start = int(laid.counts[:first].sum())
+    return slice(start, start + int(laid.counts[first:first + count].sum()))
 
 
 class _Tries:
@@ -396,8 +447,11 @@ def better_bend(plan: BoardPlan, group: int, obstacles: Obstacles, layout: Layou
     best: tuple[int, BendSuggestion] | None = None
     for batch in tries if tries is not None else _bend_tries(plan, group, layout, stretch, written_only):
         sets = obstacles.hit_sets(group, batch.cars, batch.which, len(batch.tries))
-        for k, hs in enumerate(sets):
-            if not batch.own_ok[k] or not _fewer(hs, now):
+        fewer = [k for k, hs in enumerate(sets) if _fewer(hs, now)]
+        batch.own_ok_of(fewer)
+        for k in fewer:
+            hs = sets[k]
+            if not batch.own_ok(k):
                 continue
             if not hs:
                 return 0, batch.tries[k]
@@ -423,8 +477,11 @@ def clear_pair(plan: BoardPlan, first: int, second: int, obstacles: Obstacles, l
         mine: list[tuple[int, float, BendSuggestion | None, np.ndarray]] = [(len(now), 0.0, None, now_cars)]
         for batch in tries[g] if tries is not None else _bend_tries(plan, g, layout, stretch, written_only):
             sets = obstacles.hit_sets(g, batch.cars, batch.which, len(batch.tries), but=other)
-            for k, hs in enumerate(sets):
-                if batch.own_ok[k] and _fewer(hs, now, strict=False):
+            fewer = [k for k, hs in enumerate(sets) if _fewer(hs, now, strict=False)]
+            batch.own_ok_of(fewer)
+            for k in fewer:
+                hs = sets[k]
+                if batch.own_ok(k):
                     mine.append((len(hs), batch.tries[k].aside, batch.tries[k], batch.cars[batch.which == k]))
         options.append(mine)
     a, b = options
