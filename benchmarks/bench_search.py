@@ -34,12 +34,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from ttr_maps.bots.search import DEFAULT_INFER  # noqa: E402
 from ttr_maps.simulate.summary import wilson  # noqa: E402
 
 
-def play(args: tuple[str, int, int, int, str, str, str, str]) -> dict:
+def play(args: tuple[str, int, int, int, str, str, str, str, str]) -> dict:
     """One game: the search bot in seat `index % players`, experts elsewhere."""
-    variant, players, run_seed, index, budget, candidates, when, steps = args
+    variant, players, run_seed, index, budget, candidates, when, steps, infer = args
     from ttr_maps.bots import make_bot
     from ttr_maps.bots.view import StateView
     from ttr_maps.engine.game import Game
@@ -50,7 +51,7 @@ def play(args: tuple[str, int, int, int, str, str, str, str]) -> dict:
         game = _GAMES[(variant, players)] = Game.from_file(ROOT / "maps" / "variants" / f"{variant}.yaml", players)
     seed = game_seed(run_seed, index)
     me = index % players
-    bots = [make_bot("search", game, s, bot_seed(seed, s), {"budget": budget, "candidates": candidates, "when": when, "steps": steps}) if s == me
+    bots = [make_bot("search", game, s, bot_seed(seed, s), {"budget": budget, "candidates": candidates, "when": when, "steps": steps, "infer": infer}) if s == me
             else make_bot("expert", game, s, bot_seed(seed, s)) for s in range(players)]
     state = game.new_initial_state(seed)
     times: list[float] = []
@@ -99,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--candidates", default="3", help="search.candidates (default 3)")
     ap.add_argument("--when", default="claims", help="search.when (default claims)")
     ap.add_argument("--steps", default="3000", help="search.steps: playout actions a decision at most (default 3000, none: no cap)")
+    ap.add_argument("--infer", default=None,
+                    help=f"search.infer: how strongly worlds give the other seats tickets their claims serve (default "
+                         f"the bot's, {DEFAULT_INFER:g}; 0: dealt uniformly, as before it existed)")
     ap.add_argument("--log", type=Path, help="append each game's result to this file as it ends (JSON lines)")
     ap.add_argument("--summarize", type=Path, nargs="+",
                     help="print the summary of the games in these logs (each game index once), play none")
@@ -123,17 +127,19 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{' '.join(map(str, args.summarize))}: no games logged yet", file=sys.stderr)
             return 1
         if len(runs) > 1:
-            print("these logs are from different runs (variant, players, seed, budget, candidates, when or steps differ)",
+            print("these logs are from different runs (variant, players, seed, budget, candidates, when, steps or infer differ)",
                   file=sys.stderr)
             return 1
         meta = results[0]["run"]
-        args.variant, args.players, args.seed, args.budget, args.candidates, args.when, args.steps = (
+        args.variant, args.players, args.seed, args.budget, args.candidates, args.when, args.steps, args.infer = (
             meta["variant"], meta["players"], meta["seed"], meta["budget"], meta["candidates"], meta["when"],
-            meta.get("steps", "3000"))
+            meta.get("steps", "3000"), meta.get("infer", "0"))
     else:
-        jobs = [(args.variant, args.players, args.seed, i, args.budget, args.candidates, args.when, args.steps) for i in range(args.first, args.first + args.games)]
+        if args.infer is None:
+            args.infer = f"{DEFAULT_INFER:g}"
+        jobs = [(args.variant, args.players, args.seed, i, args.budget, args.candidates, args.when, args.steps, args.infer) for i in range(args.first, args.first + args.games)]
         run = {"variant": args.variant, "players": args.players, "seed": args.seed, "budget": args.budget,
-               "candidates": args.candidates, "when": args.when, "steps": args.steps}
+               "candidates": args.candidates, "when": args.when, "steps": args.steps, "infer": args.infer}
         log = args.log.open("a", encoding="utf-8") if args.log else None
 
         def done(r: dict) -> dict:
@@ -168,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     out = {
         "variant": args.variant, "players": args.players, "games": len(results), "seed": args.seed,
         "indices": _ranges([r["index"] for r in results]),
-        "budget": args.budget, "candidates": args.candidates, "when": args.when, "steps": args.steps,
+        "budget": args.budget, "candidates": args.candidates, "when": args.when, "steps": args.steps, "infer": args.infer,
         "win_rate": round(wins / len(results), 3), "ci": [round(lo, 3), round(hi, 3)],
         "even_share": round(1 / args.players, 3),
         "mean_margin": round(statistics.mean(margin), 2), "by_seat": by_seat,
@@ -182,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
-    print(f"{out['variant']} {out['players']}p, search (budget {out['budget']}, {out['candidates']} candidates, when {out['when']}, steps {out['steps']}) vs expert, "
+    print(f"{out['variant']} {out['players']}p, search (budget {out['budget']}, {out['candidates']} candidates, when {out['when']}, steps {out['steps']}, infer {out['infer']}) vs expert, "
           f"{out['games']} games ({out['indices']}), seed {out['seed']}: search wins {out['win_rate'] * 100:.1f}% "
           f"({out['ci'][0] * 100:.1f}-{out['ci'][1] * 100:.1f}%; even share {out['even_share'] * 100:.0f}%), "
           f"mean margin {out['mean_margin']:+.1f}")

@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
                 legal = state.legal_actions(False)
                 choice = bot.prior.act(view, legal)
                 cands = bot.candidates(view, legal, choice)
-                world = _World(game, view)
+                world = _World(game, view, bot.infer)
                 view.close()
                 if len(cands) >= 2 and world.ok:
                     rng = random.Random(seed * 7 + state.turns)
@@ -137,7 +137,7 @@ def bars(game, args) -> int:
                 if type(choice) is not DrawBlind and type(choice) is not DrawFaceUp:
                     next_turn = state.turns + 5
                     cands = bot.candidates(view, legal, choice)
-                    world = _World(game, view)
+                    world = _World(game, view, bot.infer)
                     if len(cands) >= 2 and world.ok:
                         rng = random.Random(seed * 7 + state.turns)
                         rows = []

@@ -61,14 +61,15 @@ def _hide_differently(game, state, seat: int, seed: int):
     return other
 
 
+@pytest.mark.parametrize("infer", [0.0, 10.0])
 @pytest.mark.parametrize("variant,players,turns", [("usa", 2, 12), ("europe", 3, 20), ("marklin", 2, 16), ("paris", 2, 10)])
-def test_sampled_worlds_show_the_seat_exactly_its_view(variant, players, turns):
+def test_sampled_worlds_show_the_seat_exactly_its_view(variant, players, turns, infer):
     """Every world the search deals looks, from the seat, exactly like the real position (its observation is equal),
-    while the hidden parts vary from world to world."""
+    while the hidden parts vary from world to world; with the other seats' tickets dealt by their claims too."""
     game, state = _position(variant, players, turns)
     seat = state.current
     view = StateView(state, seat)
-    world = _World(game, view)
+    world = _World(game, view, infer)
     assert world.ok
     rng = random.Random(1)
     decks = set()
@@ -78,6 +79,32 @@ def test_sampled_worlds_show_the_seat_exactly_its_view(variant, players, turns):
         assert s.card_total() == state.card_total()
         decks.add(tuple(s.deck))
     assert len(decks) > 1
+
+
+@pytest.mark.parametrize("variant,players,turns", [("usa", 2, 40), ("europe", 2, 40)])
+def test_worlds_deal_the_other_seat_tickets_its_claims_serve(variant, players, turns):
+    """Read from its public claims, the other seat's real tickets are dealt to it in the search's worlds far more
+    often with search.infer=10 than when its tickets are dealt uniformly from those the seat has not seen (the
+    default, search.infer=0)."""
+    game, state = _position(variant, players, turns)
+    seat = state.current
+    other = 1 - seat
+    real = set(state.kept[other])
+    assert real
+    view = StateView(state, seat)
+    share = {}
+    for infer in (0.0, 10.0):
+        world = _World(game, view, infer)
+        rng = random.Random(2)
+        hits = dealt = 0
+        for _ in range(200):
+            s = world.sample(rng)
+            assert len(s.kept[other]) == len(real)
+            hits += sum(1 for k in s.kept[other] if k in real)
+            dealt += len(s.kept[other])
+        share[infer] = hits / dealt
+    view.close()
+    assert share[10.0] > 2 * share[0.0]
 
 
 @pytest.mark.parametrize("variant,players", [("usa", 2), ("europe", 3)])
@@ -92,14 +119,15 @@ def test_search_decisions_do_not_change_with_hidden_information(variant, players
         choices = []
         for s in (state, other):
             # `when=all`: every turn is searched; the default searches only where the expert would not draw.
-            for options in ({"budget": "6", "when": "all"}, {"budget": "6"}, {"budget": "6", "when": "all", "steps": "200"}):
+            for options in ({"budget": "6", "when": "all"}, {"budget": "6"}, {"budget": "6", "when": "all", "steps": "200"},
+                            {"budget": "6", "when": "all", "infer": "10"}):
                 bot = make_bot("search", game, seat, 99, options)
                 view = StateView(s, seat)
                 choices.append(bot.act(view, s.legal_actions(False)))
                 view.close()
                 if "when" in options:
                     assert bot.stats["searched"] == 1 and bot.stats["playouts"] >= (2 if "steps" in options else 6)
-        assert choices[:3] == choices[3:]
+        assert choices[:4] == choices[4:]
         checked += 1
         if state.phase == PH_TURN and step == 2:
             draw = next(a for a in state.legal_actions() if type(a) is DrawTickets)
@@ -156,8 +184,10 @@ def test_search_options_are_checked():
     assert make_bot("search", game, 0, 0, {"when": "all"}).when == "all"
     assert make_bot("search", game, 0, 0, {"steps": "2500"}).max_steps == 2500
     assert make_bot("search", game, 0, 0, {"steps": "none"}).max_steps is None
+    assert make_bot("search", game, 0, 0, {"infer": "0"}).infer == 0
+    assert make_bot("search", game, 0, 0, {"infer": "4.5"}).infer == 4.5
     for bad in ({"budget": "0"}, {"budget": "fast"}, {"budget": "-1s"}, {"candidates": "1"}, {"when": "draws"},
-                {"steps": "-5"}, {"steps": "lots"}):
+                {"steps": "-5"}, {"steps": "lots"}, {"infer": "-1"}, {"infer": "much"}, {"infer": "nan"}):
         with pytest.raises(ValueError, match="search"):
             make_bot("search", game, 0, 0, bad)
     with pytest.raises(ValueError, match="no option 'depth'"):

@@ -7,8 +7,9 @@ the claim worth most points, tickets. Each candidate is then played
 in worlds sampled from what the seat cannot see (determinizations: the cards
 it has not seen dealt at random to the deck, the discards and the other hands,
 and the tickets it has not seen to the other players and the piles, every
-count as the view shows it), and each world is played to the end with the
-expert in every seat. The candidate with the best mean final margin (own score
+count as the view shows it; with `infer`, each other seat's tickets are drawn
+weighted by how much of them its public claims already serve), and each world
+is played to the end with the expert in every seat. The candidate with the best mean final margin (own score
 minus the best other score) is played if it beats the expert's move there; every candidate meets the same worlds,
 so their margins compare like for like. Sequential halving spreads the budget:
 each round gives the remaining candidates the same number of playouts and
@@ -34,6 +35,16 @@ Options (`--bot-option search.KEY=VALUE`):
   s) while the budget counts; actions are counted, not timed, so the same seed
   gives the same decisions on any machine.
 - `candidates`: at most this many candidates per decision (default 3).
+- `infer`: how strongly the worlds deal the other seats the tickets their
+  claims serve (`ticket_fit`; default 0: uniformly among the unseen tickets).
+  With 10 (a ticket whose join their routes already make e^10 times likelier
+  than one they have not started), the tickets the worlds dealt an expert
+  opponent were its own 35-40% of the time instead of 9-10% (USA and Europe at
+  two players, 6 expert games each, positions every 6 turns from turn 4), but
+  the search did not win more: USA 56.5% of games 0-61 (59.0% of games 0-199
+  without it), Europe 46.4% of games 0-27 (46.4% without it; `python
+  benchmarks/bench_search.py --variant usa --players 2 --games 200 --budget 64
+  --workers 2 --seed 1 --infer 10`, stopped early at load 14-17).
 - `when`: `claims` (default) searches the turns where the expert would claim
   (or take tickets) and every mid-game choice of tickets, and plays the
   expert's card draws as they are (played out from expert positions on USA at
@@ -53,11 +64,12 @@ from ..engine.claims import RouteLegal
 from ..engine.statefile import state_from_dict
 from .base import Bot
 from .expert import ExpertBot
-from .planning import cheapest_claim
+from .planning import INF, board_data, cheapest_claim, dijkstra_all
 from .view import KEEP, PHASES, TURN, StateView
 
 SETTLE_WORLDS = 8  # with a playout budget, stop once the decision is clear (_settled) after this many worlds
 MAX_PLAYOUT_ACTIONS = 5_000  # a playout still running after this many actions is scored where it stands
+DEFAULT_INFER = 0.0  # ticket_fit's weight (search.infer): off, the other seats' tickets are dealt uniformly
 DEFAULT_STEPS = 3_000  # playout actions a decision may spend: about 0.7 s on Europe at four players here
 
 
@@ -70,6 +82,7 @@ class SearchBot(Bot):
         "steps": f"at most this many playout actions per decision (default {DEFAULT_STEPS}; none: no cap)",
         "candidates": "at most this many candidate moves per decision (default 3)",
         "when": "claims (default: search the turns where the expert would not draw cards) or all",
+        "infer": f"how strongly worlds give the other seats tickets their claims serve (default {DEFAULT_INFER:g}: uniformly; e.g. 10)",
     }
 
     def __init__(self, game, seat, seed):
@@ -80,6 +93,7 @@ class SearchBot(Bot):
         self.max_candidates = 3
         self.when = "claims"
         self.max_steps: int | None = DEFAULT_STEPS
+        self.infer = DEFAULT_INFER
         self.steps_used = 0  # playout actions in the current decision
         self.stats = {"decisions": 0, "searched": 0, "playouts": 0, "changed": 0, "steps": 0, "capped": 0}
 
@@ -122,6 +136,15 @@ class SearchBot(Bot):
                 except ValueError:
                     raise ValueError(f"search.candidates={value!r}: give a whole number from 2 to 64") from None
                 self.max_candidates = n
+            elif key == "infer":
+                try:
+                    x = float(value)
+                    if not 0 <= x <= 50:
+                        raise ValueError
+                except ValueError:
+                    raise ValueError(f"search.infer={value!r}: give a number from 0 (tickets dealt uniformly) to 50, "
+                                     f"e.g. {DEFAULT_INFER:g}") from None
+                self.infer = x
             elif key == "when":
                 if value not in ("claims", "all"):
                     raise ValueError(f"search.when={value!r}: give claims or all")
@@ -143,7 +166,7 @@ class SearchBot(Bot):
             cands = cands[: max(2, self.playouts)]  # every candidate gets at least one playout
         if len(cands) < 2:
             return choice
-        world = _World(self.game, view)
+        world = _World(self.game, view, self.infer)
         if not world.ok:
             return choice
         best = self.search(world, cands)
@@ -364,7 +387,7 @@ def _claims_of(legal) -> _Claims:
 class _World:
     """Everything a seat's view says about the position, as a state file's parts; `sample` deals the rest."""
 
-    def __init__(self, game, view):
+    def __init__(self, game, view, fit_weight: float = 0.0):
         t = game.t
         self.game = game
         self.seat = seat = view.seat
@@ -395,6 +418,11 @@ class _World:
         self.pile_pool = {name: [k for k in t.pile_tickets[name] if k not in mine] for name in t.pile_names}
         self.ticket_counts = [view.ticket_count(p) for p in range(n)]
         self.offered_counts = [view.offered_count(p) for p in range(n)]
+        self.fit: list[dict[int, float]] | None = None  # per other seat, each unseen ticket's weight (ticket_fit)
+        if fit_weight > 0:
+            unseen_tickets = [k for pool in self.pile_pool.values() for k in pool]
+            self.fit = [{} if p == seat or not self.ticket_counts[p] else ticket_fit(game, view, p, unseen_tickets, fit_weight)
+                        for p in range(n)]
         # The public position, by name.
         final = -1
         if view.final_round:
@@ -462,8 +490,31 @@ class _World:
         deck = [kinds[k] for k in cards[at:]]
         piles = {}
         rest: list[int] = []
-        for name, pool in self.pile_pool.items():
-            pool = pool[:]
+        pools = {name: pool[:] for name, pool in self.pile_pool.items()}
+        held: list[list[int]] = [[] for _ in players]
+        if self.fit is not None:
+            # The other seats' tickets first, each drawn with its weight (how well that seat's claims serve it), as
+            # long as every pile keeps the tickets its count says it holds.
+            pile_of = t.ticket_pile
+            sizes = self.pile_sizes
+            for p, weights in enumerate(self.fit):
+                if p == seat:
+                    continue
+                for _ in range(self.ticket_counts[p]):
+                    cands = [k for name, pool in pools.items() if len(pool) > sizes[name] for k in pool]
+                    if not cands:
+                        break
+                    total = sum(weights.get(k, 1.0) for k in cands)
+                    x = rng.random() * total
+                    pick = cands[-1]
+                    for k in cands:
+                        x -= weights.get(k, 1.0)
+                        if x < 0:
+                            pick = k
+                            break
+                    pools[pile_of[pick]].remove(pick)
+                    held[p].append(pick)
+        for name, pool in pools.items():
             rng.shuffle(pool)
             size = min(self.pile_sizes[name], len(pool))
             piles[name] = [keys[k] for k in pool[:size]]
@@ -475,8 +526,8 @@ class _World:
                 players[p]["tickets"] = self.my_tickets
                 players[p]["offered"] = self.my_offered
                 continue
-            kept = rest[at: at + self.ticket_counts[p]]
-            at += len(kept)
+            kept = held[p] + rest[at: at + self.ticket_counts[p] - len(held[p])]
+            at += len(kept) - len(held[p])
             offered = rest[at: at + self.offered_counts[p]]
             at += len(offered)
             players[p]["tickets"] = [keys[k] for k in kept]
@@ -487,6 +538,47 @@ class _World:
         data["tickets"] = {"piles": piles, "box": [keys[k] for k in rest[at:]]}
         data["players"] = players
         return state_from_dict(game, data)
+
+
+def ticket_fit(game, view, p: int, tickets: list[int], weight: float) -> dict[int, float]:
+    """How likely seat p holds each of `tickets`, read from its public claims: exp(weight * share), the share of the
+    ticket's shortest join on the empty board that p's own routes already cover (its join with p's routes free,
+    routes p can no longer claim shut, against the empty board's, from 0 to 1). A seat builds towards its tickets,
+    so tickets its network serves are likelier; with no claims every ticket weighs the same."""
+    bd = board_data(game)
+    t = game.t
+    own = set()
+    taken: dict[int, int] = {}
+    for q in range(view.num_players):
+        for tid in view.claims(q):
+            r = t.t_route[tid]
+            if q == p:
+                own.add(r)
+            taken[r] = taken.get(r, 0) + 1
+    if not own:
+        return {}
+    cost = []
+    for r, n in enumerate(bd.length):
+        if r in own:
+            cost.append(0.0)
+        elif not bd.open0[r] or (r in taken and (bd.parallel_closes
+                                                  or taken[r] >= sum(1 for x in bd.route_tids[r] if bd.track_ok[x]))):
+            cost.append(INF)
+        else:
+            cost.append(float(n))
+    rows: dict[int, list[float]] = {}
+    out = {}
+    for k in tickets:
+        a, b = bd.ticket_ends[k]
+        d0 = bd.dist0[a][b]
+        if not 0 < d0 < INF:
+            continue
+        row = rows.get(a)
+        if row is None:
+            row = rows[a] = dijkstra_all(bd, cost, a)
+        share = min(1.0, max(0.0, (d0 - row[b]) / d0))
+        out[k] = math.exp(weight * share)
+    return out
 
 
 def _goods_stacks(t, seen: dict[int, list[int]]) -> dict[str, list[list[int]]] | None:
