@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import atexit
+import gc
 import importlib
 import os
 import pkgutil
@@ -46,7 +47,13 @@ def main() -> None:
     `validate`. So the program ends there with `os._exit`, after what a normal exit runs first:
     the `atexit` functions. It exits normally instead when another thread still runs (a normal exit
     waits for it), when the exit code is not a number, or when the output cannot be flushed (a
-    closed pipe: Python reports that as it always does)."""
+    closed pipe: Python reports that as it always does).
+
+    The cycle collector runs after 100,000 new objects instead of Python's 700: starting a command
+    makes tens of thousands that live to the end (modules, classes, the models' schemas), which
+    the default has the collector look through some 150 times in a first `validate` for nothing
+    (0.06 s); reference counting still frees everything else at once."""
+    gc.set_threshold(100_000, *gc.get_threshold()[1:])
     try:
         cli()
     except SystemExit as done:
