@@ -9,7 +9,9 @@ through them. A space never changes size, only the gaps between spaces do.
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
+import operator
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +32,15 @@ class Polyline:
     """A polyline with arc-length look-ups."""
 
     def __init__(self, points: list[Point]):
+        if len(points) >= 2:
+            # The usual line has no repeated points: its steps and their running sum at once (the same numbers).
+            xs = [p[0] for p in points]
+            ys = [p[1] for p in points]
+            steps = list(map(math.hypot, map(operator.sub, xs[1:], xs[:-1]), map(operator.sub, ys[1:], ys[:-1])))
+            if min(steps) > 1e-9:
+                self.points = list(points)
+                self.cum = list(itertools.accumulate(steps, initial=0.0))
+                return
         pts = [points[0]]
         for p in points[1:]:
             if math.hypot(p[0] - pts[-1][0], p[1] - pts[-1][1]) > 1e-9:

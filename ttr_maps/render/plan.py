@@ -738,42 +738,48 @@ class Laid:
         length = cum[np.arange(len(batch)), npts - 1]
         cum[np.arange(width)[None, :] >= npts[:, None]] = np.inf
         spacing = space_width + track_gap
-        rows, starts, pitches, counts, shifts, curved = [], [], [], [], [], []  # rows, shifts, curved: one entry per space
+        # The tracks of each group of routes (the candidates of a route share it): (route, color, shift, spaces).
+        tracks_of: dict[int, tuple[list[tuple[Route, str, float, int]], int]] = {}
+        trow, tn, tshift, tcurved = [], [], [], []  # one entry per track
+        first = self._first.tolist()
+        spaces_of = self.counts.tolist()
         q = 0
         for r, i in enumerate(batch):
             key, members, line, shape = specs[i]
             if repeated[r]:
                 self._eager(i, car, clear, space_width, track_gap)
                 continue
-            tracks_spec = [(rt, c) for rt in members for c in rt.tracks]
-            count = len(tracks_spec)
-            total = float(length[r])
-            tracks = []
-            self._first[i] = q
-            for k, (route, color) in enumerate(tracks_spec):
-                shift = ((count - 1) / 2 - k) * spacing
-                n = route.length
-                pitch = max((total - 2 * clear) / n, car * 0.3)
-                start = (total - pitch * n) / 2
-                rows += [r] * n
-                starts.append(start)
-                pitches.append(pitch)
-                counts.append(n)
-                shifts += [shift] * n
-                curved += [shape != "straight"] * n
-                tracks.append((route, color, shift, n))
-                q += n
-            self._tracks[i] = tracks
-            self.counts[i] = q - self._first[i]
-        if not counts:
+            known = tracks_of.get(id(members))
+            if known is None:
+                tracks_spec = [(rt, c) for rt in members for c in rt.tracks]
+                count = len(tracks_spec)
+                tracks = [(route, color, ((count - 1) / 2 - k) * spacing, route.length) for k, (route, color) in enumerate(tracks_spec)]
+                known = tracks_of[id(members)] = (tracks, sum(t[3] for t in tracks))
+            tracks, n_spaces = known
+            first[i] = q
+            spaces_of[i] = n_spaces
+            q += n_spaces
+            self._tracks[i] = list(tracks)
+            trow += [r] * len(tracks)
+            tn += [t[3] for t in tracks]
+            tshift += [t[2] for t in tracks]
+            tcurved += [shape != "straight"] * len(tracks)
+        self._first = np.array(first, dtype=np.int64)
+        self.counts = np.array(spaces_of, dtype=np.int64)
+        if not tn:
             self._arrays_of_eager()
             return
-        row = np.array(rows, dtype=np.int64)
+        # Each track's spaces spread along its line as _spaces spreads them (the same arithmetic, track by track).
+        per = np.array(tn, dtype=np.int64)
+        total = length[np.array(trow, dtype=np.int64)]
+        pitch = np.maximum((total - 2 * clear) / per, car * 0.3)
+        start = (total - pitch * per) / 2
+        row = np.repeat(np.array(trow, dtype=np.int64), per)
         # The middle of each space along its line: start + pitch * (j + 0.5) for the j-th space of its track.
-        per = np.array(counts, dtype=np.int64)
         nth = np.arange(len(row)) - np.repeat(np.cumsum(per) - per, per)
-        s = np.repeat(np.array(starts), per) + np.repeat(np.array(pitches), per) * (nth + 0.5)
-        shift_arr = np.array(shifts)
+        s = np.repeat(start, per) + np.repeat(pitch, per) * (nth + 0.5)
+        shift_arr = np.repeat(np.array(tshift, dtype=float), per)
+        curved = np.repeat(np.array(tcurved, dtype=bool), per)
 
         def poses(s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             s = np.minimum(np.maximum(s, 0.0), length[row])
@@ -786,7 +792,7 @@ class Laid:
             return a[:, 0] + (b[:, 0] - a[:, 0]) * t, a[:, 1] + (b[:, 1] - a[:, 1]) * t, np.arctan2(b[:, 1] - a[:, 1], b[:, 0] - a[:, 0])
 
         px, py, angle = poses(s)
-        bent = np.array(curved, dtype=bool)
+        bent = curved
         if bent.any():
             ax, ay, _ = poses(s - car * 0.4)
             bx, by, _ = poses(s + car * 0.4)
