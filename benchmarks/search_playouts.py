@@ -21,7 +21,9 @@ where the expert would claim (the turns the search bot looks at by default),
 the search bot's default candidates are played in the same worlds. Then, 20
 times a position, `--decide` of the worlds (default 10) pick a candidate by
 each rule (the best mean margin over the expert's move above zero, or above
-0.5, 1, 2 standard errors) and the other worlds judge it: printed per rule,
+0.5, 1, 2 standard errors; or the best mean of another objective: the win
+rate, the margin clipped to +-10, tanh(margin / 10), a win plus a fiftieth of
+the margin) and the other worlds judge it: printed per rule,
 the share of decisions changed and the mean gain in margin and in wins
 (points of win rate) a decision, over the expert's move.
 """
@@ -168,7 +170,23 @@ def bars(game, args) -> int:
     print(f"{args.variant} {args.players}p, {args.games} games (seeds {first}-{first + args.games - 1}), "
           f"{len(positions)} positions where the expert would claim, {args.worlds} worlds each, "
           f"{args.decide} deciding and {args.worlds - args.decide} judging (20 splits a position)")
-    for z in (0, 0.5, 1, 2):
+    def pick_by(rows: list[list[float]], f) -> int:
+        """The candidate with the best mean of f(margin) over the expert's move, if above zero."""
+        best, best_v = 0, 0.0
+        for i in range(1, len(rows[0])):
+            mean = sum(f(r[i]) - f(r[0]) for r in rows) / len(rows)
+            if mean > best_v + 1e-12:
+                best, best_v = i, mean
+        return best
+
+    rules = [("best mean above 0" if z == 0 else f"{z:g} standard errors above 0", lambda rows, z=z: pick(rows, z))
+             for z in (0, 0.5, 1, 2)]
+    # The objective: the mean margin (above) against the win rate and margins that count big wins less.
+    rules += [("best win rate", lambda rows: pick_by(rows, win)),
+              ("margin clipped to +-10", lambda rows: pick_by(rows, lambda x: max(-10.0, min(10.0, x)))),
+              ("tanh(margin / 10)", lambda rows: pick_by(rows, lambda x: math.tanh(x / 10))),
+              ("win + margin / 50", lambda rows: pick_by(rows, lambda x: win(x) + x / 50))]
+    for rule, choose in rules:
         rng = random.Random(1)
         changed = margin = wins = n = 0
         for rows in positions:
@@ -177,12 +195,11 @@ def bars(game, args) -> int:
                 rng.shuffle(idx)
                 decide = [rows[i] for i in idx[: args.decide]]
                 judge = [rows[i] for i in idx[args.decide:]]
-                c = pick(decide, z)
+                c = choose(decide)
                 changed += c != 0
                 margin += sum(r[c] - r[0] for r in judge) / len(judge)
                 wins += sum(win(r[c]) - win(r[0]) for r in judge) / len(judge)
                 n += 1
-        rule = "best mean above 0" if z == 0 else f"{z:g} standard errors above 0"
         print(f"  {rule:28s} changed {changed / n * 100:3.0f}%, gain a decision {margin / n:+.2f} points of margin, "
               f"{wins / n * 100:+.2f} points of win rate")
     return 0
