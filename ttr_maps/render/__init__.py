@@ -1,9 +1,9 @@
 """Rendering: SVG board and cards, print-and-play PDF.
 
-plan (geometry in millimetres) → board / cards (SVG, written by svg.py) → pdf (fpdf2).
+plan (geometry in millimetres) → board / cards (SVG via svgwrite) → pdf (fpdf2).
 
 The names below are imported on first use (PEP 562), so a caller that needs only the
-layout (the D002 label check imports `ttr_maps.render.plan`) does not pay for the SVG writer
+layout (the D002 label check imports `ttr_maps.render.plan`) does not pay for svgwrite
 and fpdf2.
 """
 

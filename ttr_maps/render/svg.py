@@ -1,22 +1,19 @@
-"""A thin, deterministic SVG writer (the document svgwrite would write, without its per-element machinery).
+"""A thin, deterministic layer over svgwrite.
 
 Every number is rounded to 0.01 mm and written the same way on every machine;
-text and attribute values are XML-escaped (by ElementTree's own escaping) after
-`clean`. Nothing here writes a script, an external reference, an image or a font
-file: there is no `url(...)` and no `href` at all.
-
-The document is the one svgwrite's `Drawing(profile="full", debug=False).tostring()`
-gives for the same elements, byte for byte: each element's attributes sorted by
-name (`_` in a name written as `-`, a trailing `_` dropped, empty values left out),
-`<defs />` first, an empty element closed with ` />`. svgwrite is not imported: a
-board has tens of thousands of elements, and its import alone takes 0.1 s.
+text goes through svgwrite (so it is XML-escaped) after `clean`. Nothing here
+writes a script, an external reference, an image or a font file: there is no
+`url(...)` and no `href` at all.
 """
 
 from __future__ import annotations
 
 import math
 from typing import Any, Iterable
-from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]
+
+import svgwrite
+from svgwrite.container import Group
+from svgwrite.etree import etree
 
 from .text import FONT_STACK, clean
 
@@ -52,21 +49,21 @@ def circle_d(cx: float, cy: float, r: float) -> str:
 
 
 class Pen:
-    """Makes SVG elements with rounded numbers."""
+    """Makes svgwrite elements with rounded numbers."""
 
     def __init__(self, width: float, height: float, title: str = ""):
-        self.dwg = Element("svg", {
-            "baseProfile": "full", "height": f"{n(height)}mm", "version": "1.1", "viewBox": f"0 0 {n(width)} {n(height)}",
-            "width": f"{n(width)}mm", "xmlns": "http://www.w3.org/2000/svg", "xmlns:ev": "http://www.w3.org/2001/xml-events",
-            "xmlns:xlink": "http://www.w3.org/1999/xlink",
-        })
-        self.dwg.add(Element("defs", {}))
+        self.dwg = svgwrite.Drawing(
+            size=(f"{n(width)}mm", f"{n(height)}mm"),
+            viewBox=f"0 0 {n(width)} {n(height)}",
+            profile="full",
+            debug=False,
+        )
         self.width = width
         self.height = height
         self._title = clean(title)
 
-    def group(self, parent: Any | None = None, **attrs: Any) -> Element:
-        g = Element("g", _names(_attrs(attrs)))
+    def group(self, parent: Any | None = None, **attrs: Any) -> Group:
+        g = self.dwg.g(**_attrs(attrs))
         (parent if parent is not None else self.dwg).add(g)
         return g
 
@@ -121,56 +118,28 @@ class Pen:
             kw["font_weight"] = "bold"
         if italic:
             kw["font_style"] = "italic"
-        el = Element("text", _names({**kw, **_attrs(attrs)}), clean(text))
         if rotate:
-            el["x"], el["y"] = "0", n(dy)
+            el = self.dwg.text(clean(text), insert=("0", n(dy)), **kw, **_attrs(attrs))
             el["transform"] = f"translate({n(x)} {n(y)}) rotate({n(rotate)})"
         else:
-            el["x"], el["y"] = n(x), n(y + dy)
+            el = self.dwg.text(clean(text), insert=(n(x), n(y + dy)), **kw, **_attrs(attrs))
         parent.add(el)
         return el
 
     def tostring(self) -> str:
-        out: list[str] = []
-        _write(self.dwg, out)
-        # As ElementTree encodes it: a character UTF-8 cannot hold (a lone surrogate) as a character reference.
-        body = "".join(out).encode("utf-8", "xmlcharrefreplace").decode("utf-8")
-        return finish(body, self._title)
-
-
-class Element:
-    """An element with attributes (names as written), children and text, written by `_write`."""
-
-    __slots__ = ("elementname", "attribs", "elements", "text")
-
-    def __init__(self, name: str, attribs: dict[str, Any], text: str | None = None):
-        self.elementname = name
-        self.attribs = attribs
-        self.elements: list[Any] = []
-        self.text = text
-
-    def add(self, element: Any) -> Any:
-        self.elements.append(element)
-        return element
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.attribs[key] = value
-
-    def __getitem__(self, key: str) -> Any:
-        return self.attribs[key]
+        return finish(self.dwg.tostring(), self._title)
 
 
 class Leaf:
-    """An element without children or text (rect, circle, line, path): attribute names with '_' as '-' (a trailing
-    '_' dropped), numbers as `n` rounds them; made with as little work as can be (a board has tens of thousands)."""
+    """An element without children (rect, circle, line, path) written as svgwrite writes its own: attribute names
+    with '_' as '-' (a trailing '_' dropped), numbers as `n` rounds them, sorted by name, empty ones left out; but
+    without svgwrite's machinery per element (a board has tens of thousands of them)."""
 
     __slots__ = ("elementname", "attribs")
-    elements: tuple[()] = ()
-    text = None
 
     def __init__(self, name: str, attrs: dict[str, Any], **own: Any):
         self.elementname = name
-        self.attribs = _names(_attrs(attrs))
+        self.attribs = {k.rstrip("_").replace("_", "-"): v for k, v in _attrs(attrs).items()}
         self.attribs.update((k, v) for k, v in own.items() if v is not None)
 
     def __setitem__(self, key: str, value: Any) -> None:
@@ -179,42 +148,14 @@ class Leaf:
     def __getitem__(self, key: str) -> Any:
         return self.attribs[key]
 
-
-#: Attribute names as keyword arguments give them (stroke_width, class_) -> as written (stroke-width, class).
-_NAMES: dict[str, str] = {}
-
-
-def _names(attrs: dict[str, Any]) -> dict[str, Any]:
-    out = {}
-    for k, v in attrs.items():
-        name = _NAMES.get(k)
-        if name is None:
-            name = _NAMES[k] = k.rstrip("_").replace("_", "-")
-        out[name] = v
-    return out
-
-
-def _write(el: Any, out: list[str]) -> None:
-    """Append element `el` and its children as ElementTree writes them (`tostring(encoding="utf-8")`)."""
-    tag = el.elementname
-    parts = ["<", tag]
-    for k, v in sorted(el.attribs.items()):
-        if v is not None:
-            v = str(v)
-            if v:
-                parts.append(f' {k}="{_escape_attrib(v)}"')
-    text = el.text
-    if text or el.elements:
-        parts.append(">")
-        if text:
-            parts.append(_escape_cdata(text))
-        out.append("".join(parts))
-        for child in el.elements:
-            _write(child, out)
-        out.append(f"</{tag}>")
-    else:
-        parts.append(" />")
-        out.append("".join(parts))
+    def get_xml(self) -> Any:
+        xml = etree.Element(self.elementname)
+        for attribute, value in sorted(self.attribs.items()):
+            if value is not None:
+                value = str(value)
+                if value:
+                    xml.set(attribute, value)
+        return xml
 
 
 def _attrs(attrs: dict[str, Any]) -> dict[str, Any]:
