@@ -11,4 +11,5 @@ class RandomBot(Bot):
     reads_view = False
 
     def act(self, view, legal):
-        return legal[self.rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+        # choice draws as randrange(len(legal)) does (both take _randbelow of the length), with less on the way
+        return self.rng.choice(legal) if len(legal) > 1 else legal[0]

@@ -72,15 +72,9 @@ def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list)
             if acts is None:
                 acts = _colored_actions(game, key, g, c, have, length, ferry, cl, cb, open_mask)
             out.extend(acts)
-    if t.groups_by_color[nc]:
-        _gray_claims(game, colors, locos, bigs, trains, gopen, out)
-
-
-def _gray_claims(game, colors: list[int], locos: int, bigs: int, trains: int, gopen: list[int], out: list) -> None:
-    """_claims_for's gray groups: for each open track, the payments of each colour held, then those in wilds alone."""
-    t = game.t
-    nc = t.NC
-    wilds = locos + bigs
+    if not t.groups_by_color[nc]:
+        return
+    # The gray groups: for each open track, the payments of each colour held, then those in wilds alone.
     held = [(k, h) for k, h in enumerate(colors) if h]
     best = max(colors) if nc else 0
     top = best + wilds
