@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -188,7 +189,8 @@ def test_search_options_are_checked():
     assert make_bot("search", game, 0, 0, {"infer": "4.5"}).infer == 4.5
     for bad in ({"budget": "0"}, {"budget": "fast"}, {"budget": "-1s"}, {"candidates": "1"}, {"when": "draws"},
                 {"steps": "-5"}, {"steps": "lots"}, {"infer": "-1"}, {"infer": "much"}, {"infer": "nan"}):
-        with pytest.raises(ValueError, match="search"):
+        [(key, value)] = bad.items()
+        with pytest.raises(ValueError, match=re.escape(f"search.{key}={value!r}: give ")):  # names the option as given
             make_bot("search", game, 0, 0, bad)
     with pytest.raises(ValueError, match="no option 'depth'"):
         make_bot("search", game, 0, 0, {"depth": "2"})

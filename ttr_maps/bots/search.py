@@ -120,31 +120,13 @@ class SearchBot(Bot):
                 if text in ("none", "0"):
                     self.max_steps = None
                     continue
-                try:
-                    n = int(text)
-                    if not 1 <= n <= 100_000_000:
-                        raise ValueError
-                except ValueError:
-                    raise ValueError(f"search.steps={value!r}: give the most playout actions per decision "
-                                     f"(1 to 100000000, e.g. {DEFAULT_STEPS}), or none for no cap") from None
-                self.max_steps = n
+                self.max_steps = int(_in_range(key, text, int, 1, 100_000_000, "give the most playout actions per decision "
+                                               f"(1 to 100000000, e.g. {DEFAULT_STEPS}), or none for no cap", shown=value))
             elif key == "candidates":
-                try:
-                    n = int(value)
-                    if not 2 <= n <= 64:
-                        raise ValueError
-                except ValueError:
-                    raise ValueError(f"search.candidates={value!r}: give a whole number from 2 to 64") from None
-                self.max_candidates = n
+                self.max_candidates = int(_in_range(key, value, int, 2, 64, "give a whole number from 2 to 64"))
             elif key == "infer":
-                try:
-                    x = float(value)
-                    if not 0 <= x <= 50:
-                        raise ValueError
-                except ValueError:
-                    raise ValueError(f"search.infer={value!r}: give a number from 0 (tickets dealt uniformly) to 50, "
-                                     f"e.g. {DEFAULT_INFER:g}") from None
-                self.infer = x
+                self.infer = _in_range(key, value, float, 0, 50,
+                                       f"give a number from 0 (tickets dealt uniformly) to 50, e.g. {DEFAULT_INFER:g}")
             elif key == "when":
                 if value not in ("claims", "all"):
                     raise ValueError(f"search.when={value!r}: give claims or all")
@@ -333,6 +315,18 @@ class SearchBot(Bot):
         scores = s.returns()
         me = scores[self.seat]
         return me - max(x for p, x in enumerate(scores) if p != self.seat)
+
+
+def _in_range(key: str, value: str, kind: type, lo: float, hi: float, advice: str, shown: str | None = None) -> float:
+    """A `search.KEY=VALUE` option read as `kind` (int or float) from lo to hi, or a ValueError naming the option
+    as it was given (`shown`, else `value`) and `advice`."""
+    try:
+        x = kind(value)
+        if not lo <= x <= hi:
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"search.{key}={value if shown is None else shown!r}: {advice}") from None
+    return x
 
 
 def _gains(values, worlds, i) -> tuple[float, float, int]:
