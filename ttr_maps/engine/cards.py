@@ -175,13 +175,9 @@ def check_face_up(state: State) -> None:
 
 def recheck_face_up(state: State) -> None:
     """End of a turn: a row left with too many locomotives (the loop was stopped) is redealt once a redeal
-    could change it, e.g. after a claim filled the discards (docs/rules.md#the-face-up-row)."""
-    fu = state.face_up
-    t = state.t
-    rp = state.redeal_passengers
-    if fu.count(t.LOCO) < state.redeal_locos and (rp is None or fu.count(t.PASS) < rp):  # _row_forces_redeal, inlined
-        return
-    if redeal_limit(state):
+    could change it, e.g. after a claim filled the discards (docs/rules.md#the-face-up-row). `end_turn` calls it
+    only for a row that shows too many (its own test of `_row_forces_redeal`, inlined on the hot path)."""
+    if _row_forces_redeal(state) and redeal_limit(state):
         check_face_up(state)
 
 
