@@ -63,7 +63,6 @@ class ExpertBot(PlanningBot):
     long_bonus = 2.0
 
     _gaps_key = -1
-    _by_points: list[int] | None = None
     _gaps: dict[int, float] = {}
 
     def route_cost(self, r):
@@ -333,9 +332,7 @@ class ExpertBot(PlanningBot):
         bonuses = bd.two_paths or bd.most_routes
         if bonuses:  # the most any claim can add (bonus_gain)
             extra += bd.two_paths * len(view.tickets) + sum(p * (1 + self.most_routes_hope) for _n, p in bd.most_routes)
-        order = self._by_points
-        if order is None:
-            order = self._by_points = sorted(range(bd.NR), key=lambda r: (-bd.points[r], r))
+        order = bd.by_points
         best, best_v = -1, -INF
         tempo = self.filler_tempo
         hmax = max(hand[: bd.NC])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .planner import PlanningBot
+from .planning import longest_claim
 
 
 class LongRouteBot(PlanningBot):
@@ -25,9 +26,14 @@ class LongRouteBot(PlanningBot):
         return max(1.0, bd.length[r] + self.route_overhead - 0.25 * bd.points[r] / max(1, bd.length[r]) * bd.length[r] / 2)
 
     def style_turn(self, view, hand, claims, others, plan):
-        is_open = self.know.open  # a route closed to us has no claim: skip the engine's test
+        bd = self.bd
+        top = longest_claim(bd, hand, view.trains(self.seat))
+        if top < self.min_long:  # the hand pays none of the long routes
+            return None
+        is_open = self.know.open  # a route closed to us, or longer than the hand pays, has no claim: no engine test
+        length = bd.length
         for r in self.long_routes:  # most points first: the first claimable one (not a list of every claimable route)
-            if is_open[r] and r in claims:
+            if is_open[r] and length[r] <= top and r in claims:
                 return self.pay(r, claims[r], hand, plan)
         return None
 

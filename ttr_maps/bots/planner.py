@@ -36,6 +36,7 @@ from .planning import (
     cheapest_claim,
     colour_needs,
     draw_needs,
+    longest_claim,
     pick_draw,
     plan_network,
     tickets_done,
@@ -160,7 +161,13 @@ class PlanningBot(Bot):
         locos = hand[bd.LOCO]
         bigs = hand[bd.BIG] if bd.has_big else 0
         big_min = bd.big_min
-        for r in range(bd.NR):
+        # Most points first: a route is worth at most its points and 2 (near the network) without bonuses, so
+        # the scan stops at the first route that cannot reach the best so far; ties go to the lowest route index,
+        # as a scan in index order picks them.
+        order = bd.by_points
+        for r in order:
+            if not bonuses and points[r] + 2.0 < best_v:
+                break
             L = length[r]
             if not is_open[r] or L > trains:
                 continue
@@ -185,7 +192,7 @@ class PlanningBot(Bot):
             v = points[r] + (2.0 if a in touched or b in touched else 0.0) - 1.5 * d
             if bonuses:
                 v += self.bonus_gain(view, r, touched)
-            if v > best_v:
+            if v > best_v or (v == best_v and r < best):
                 best, best_v = r, v
         return [best] if best >= 0 else []
 
@@ -325,11 +332,14 @@ class PlanningBot(Bot):
             a = self.endgame_move(view, hand, claims, others, plan)
             if a is not None:
                 return self._claimed(view, a)
+        # A route longer than the hand could pay is never claimable: no engine test for it.
+        top = longest_claim(bd, hand, view.trains(self.seat))
+        length = bd.length
         if type(claims) is _RouteClaims and claims._routes is None:  # __contains__, one call less per route
             can = claims.legal.can_claim
-            cands = [r for r in plan.routes if can(r)]
+            cands = [r for r in plan.routes if length[r] <= top and can(r)]
         else:
-            cands = [r for r in plan.routes if r in claims]
+            cands = [r for r in plan.routes if length[r] <= top and r in claims]
         if cands:
             r = self.choose_claim(view, cands, claims, plan)
             if r is not None:

@@ -63,6 +63,7 @@ class BoardData:
         # Per route, (track id, colour) of the tracks that can ever be claimed in this variant.
         self.route_tracks = tuple(tuple((tid, t.t_color[tid]) for tid in tids if self.track_ok[tid]) for tids in t.route_tids)
         self.points = tuple(t.route_points.get(n, 0) for n in self.length)
+        self.by_points = tuple(sorted(range(self.NR), key=lambda r: (-self.points[r], r)))  # most points first
         self.adj: list[list[tuple[int, int]]] = [[] for _ in range(self.NP)]
         for r, (a, b) in enumerate(self.ends):
             if a == b:
@@ -89,6 +90,9 @@ class BoardData:
         self.trains = v.trains
         self.end_at = v.end.trains_at_most
         self.goods_stacks = tuple(t.goods_stacks)
+        # Every claim outside stand-ins pays a track's length with cards of one colour and wild cards
+        # (RouteLegal.can_claim): a hand whose best colour plus wild cards is shorter than a route cannot claim it.
+        self.claims_by_cards = not t.stand_in_groups
         # Static distances (by length) for cheap estimates: ticket difficulty, etc. One place's row is worked out
         # when first asked for (only tickets' ends are), not all pairs: that grew with places squared (issue 20.4).
         self.dist0 = _Rows(self, [float(n) for n in self.length])
@@ -482,6 +486,15 @@ def tickets_done(know: Knowledge, tickets: Iterable[int]) -> tuple[list[int], li
                     comp_cache[x] = comp
         (done if b in comp else todo).append(k)
     return done, todo
+
+
+def longest_claim(bd: BoardData, hand: list[int], trains: int) -> int:
+    """The longest route `hand` and `trains` could pay at all: a route longer has no legal claim (a test the
+    engine's RouteLegal.can_claim makes among others, so a route passing it still needs can_claim)."""
+    if not bd.claims_by_cards:
+        return trains
+    top = (max(hand[: bd.NC]) if bd.NC else 0) + hand[bd.LOCO] + hand[bd.BIG]
+    return top if top < trains else trains
 
 
 def track_have(bd: BoardData, r: int, hand: list[int], owner: list[int], hmax: int) -> tuple[int, int]:
