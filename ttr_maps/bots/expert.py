@@ -555,44 +555,54 @@ class ExpertBot(PlanningBot):
         if not starts:
             return None
         cards = view.hand[bd.PASS]
-        claimed = know.claimed
-        mine = know.mine
+        claimed, mine, country, adj = know.claimed, know.mine, bd.country, bd.adj
+        # The ways on from each place, worked out when the search first stands there: (route, place reached,
+        # passenger cards it costs, goods value there), claimed routes only, never into a country, in adj's order.
+        ways: list[tuple | None] = [None] * bd.NP
+
+        def ways_from(u):
+            out = []
+            for r, v in adj[u]:
+                if claimed[r] and not country[v]:
+                    g = goods.get(v)
+                    out.append((r, v, 0 if mine[r] else 1, g[0] if g else 0))
+            w = ways[u] = tuple(out)
+            return w
+
+        used = [False] * bd.NR  # routes on the path so far
+        visited = [False] * bd.NP  # places on it (goods are taken at a place's first visit only)
         best_v, best_path = 0, None
-        count = [0]
+        count = 0
         for s in starts:
-            used = set()
-            visited = {s}
+            visited[s] = True
             path = [s]
 
             def dfs(u, value, cards_left):
-                nonlocal best_v, best_path
-                count[0] += 1
+                nonlocal best_v, best_path, count
+                count += 1
                 if value > best_v:
                     best_v, best_path = value, list(path)
-                if count[0] > budget:
+                if count > budget:
                     return
-                for r, v in bd.adj[u]:
-                    if not claimed[r] or r in used or bd.country[v]:
+                w = ways[u]
+                if w is None:
+                    w = ways_from(u)
+                for r, v, cost, gain in w:
+                    if used[r] or cost > cards_left:
                         continue
-                    cost = 0 if mine[r] else 1
-                    if cost > cards_left:
-                        continue
-                    gain = 0
-                    first = v not in visited
-                    if first:
-                        g = goods.get(v)
-                        gain = g[0] if g else 0
-                    used.add(r)
+                    used[r] = True
                     path.append(v)
-                    if first:
-                        visited.add(v)
-                    dfs(v, value + gain, cards_left - cost)
-                    if first:
-                        visited.discard(v)
+                    if visited[v]:
+                        dfs(v, value, cards_left - cost)
+                    else:
+                        visited[v] = True
+                        dfs(v, value + gain, cards_left - cost)
+                        visited[v] = False
                     path.pop()
-                    used.discard(r)
+                    used[r] = False
 
             dfs(s, 0, cards)
+            visited[s] = False
         if best_path is None or len(best_path) < 2:
             return None
         return best_v, best_path

@@ -24,7 +24,7 @@ from heapq import heappop, heappush
 from typing import TYPE_CHECKING, Iterable
 
 from ..boardgraph import distances
-from ..engine.actions import ClaimTrack, DrawBlind, DrawFaceUp
+from ..engine.actions import ClaimTrack, DrawBlind
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -70,6 +70,8 @@ class BoardData:
                 continue
             self.adj[a].append((r, b))
             self.adj[b].append((r, a))
+        # Where a path may go on from each place: nowhere from a country (entered, never passed through).
+        self.adj_pass = [() if self.country[x] else tuple(self.adj[x]) for x in range(self.NP)]
         self.ticket_ends = tuple((t.place_index[k.from_], t.place_index[k.to]) for k in t.tickets)
         self.ticket_points = tuple(k.points for k in t.tickets)
         self.parallel_closes = game.num_players < v.parallel.all_tracks_from
@@ -174,16 +176,22 @@ def shortest_path(bd: BoardData, cost: list[float], src: int, dst: int) -> tuple
     dist = [INF] * bd.NP
     prev = [-1] * bd.NP
     dist[src] = 0.0
-    heap = [(0.0, src)]
-    adj, country = bd.adj, bd.country
+    heap: list[tuple[float, int]] = []
     pop, push = heappop, heappush
+    # The source first (a country too): the heap then holds its neighbours in the order they were reached, and
+    # the source is never met again (no cost is negative). Past it, countries have no way out (adj_pass).
+    for r, v in bd.adj[src]:
+        nd = 0.0 + cost[r]
+        if nd < dist[v]:
+            dist[v] = nd
+            prev[v] = r
+            push(heap, (nd, v))
+    adj = bd.adj_pass
     while heap:
         d, u = pop(heap)
         if u == dst:
             break
         if d > dist[u]:
-            continue
-        if country[u] and u != src:
             continue
         for r, v in adj[u]:
             nd = d + cost[r]
@@ -539,18 +547,21 @@ def colour_needs(bd: BoardData, routes: Iterable[int], hand: list[int], know: Kn
         else:
             grays.append(length[r] - f)
     if grays:
-        grays.sort(reverse=True)
-        cols = range(NC)
-        for g in grays:
-            best, surplus = 0, -10**9
-            for c in cols:
-                s = hand[c] - need[c]
-                if s > surplus:
-                    best, surplus = c, s
-            need[best] += g
+        _assign_grays(grays, need, hand, NC)
     deficit = [n - h if n > h else 0 for n, h in zip(need, hand)]
     loco_need = locos - hand[bd.LOCO]
     return need, deficit, loco_need if loco_need > 0 else 0
+
+
+def _assign_grays(grays: list[int], need: list[int], hand: list[int], NC: int) -> None:
+    """Add each gray route's cards (longest first) to `need` in the colour with the most cards to spare
+    (held less needed; the first such colour)."""
+    grays.sort(reverse=True)
+    spare = [h - n for h, n in zip(hand[:NC], need)]
+    for g in grays:
+        best = spare.index(max(spare))
+        spare[best] -= g
+        need[best] += g
 
 
 def draw_needs(bd: BoardData, routes: list[int], hand: list[int], know: Knowledge) -> tuple[list[int], int, int]:
@@ -597,15 +608,7 @@ def draw_needs(bd: BoardData, routes: list[int], hand: list[int], know: Knowledg
             # A gray route: the colour held most (the first such colour).
             focus, focus_d = (best_c if best_c >= 0 else hand.index(hmax)), d
     if grays:
-        grays.sort(reverse=True)
-        cols = range(NC)
-        for g in grays:
-            best, surplus = 0, -10**9
-            for c in cols:
-                s = hand[c] - need[c]
-                if s > surplus:
-                    best, surplus = c, s
-            need[best] += g
+        _assign_grays(grays, need, hand, NC)
     deficit = [n - h if n > h else 0 for n, h in zip(need, hand)]
     loco_need = locos - loco_held
     return deficit, loco_need if loco_need > 0 else 0, focus
@@ -667,34 +670,34 @@ def pick_draw(bd: BoardData, legal_draws: list, face_up: list[int], deficit: lis
     price of one: taken first or second whenever the plan misses cards it pays.
     """
     blind = None
-    by_slot: dict[int, DrawFaceUp] = {}
+    LOCO, NC = bd.LOCO, bd.NC
+    best, best_score = None, 0  # the face-up card of the colour the plan misses most (the first such slot)
+    loco = None  # a face-up locomotive (the last such slot)
+    first, first_slot = None, -1  # the lowest slot
     for a in legal_draws:
         if type(a) is DrawBlind:
             blind = a
-        else:
-            by_slot[a.slot] = a
-    best_slot, best_score = -1, 0
-    loco_slot = -1
-    for slot, a in by_slot.items():
-        k = face_up[slot]
-        if k == bd.LOCO:
-            loco_slot = slot
             continue
-        if k < bd.NC:
+        slot = a.slot
+        if first is None or slot < first_slot:
+            first, first_slot = a, slot
+        k = face_up[slot]
+        if k == LOCO:
+            loco = a
+            continue
+        if k < NC:
             score = deficit[k] * 2 + (100 if k == focus and deficit[k] > 0 else 0)
             if score > best_score:
-                best_slot, best_score = slot, score
-    if loco_slot >= 0 and bd.loco_one_card and (loco_need > 0 or (bd.loco_everywhere and sum(deficit) > 0)):
-        return by_slot[loco_slot]
-    if best_slot >= 0:
-        return by_slot[best_slot]
-    if loco_slot >= 0 and not second:
+                best, best_score = a, score
+    if loco is not None and bd.loco_one_card and (loco_need > 0 or (bd.loco_everywhere and sum(deficit) > 0)):
+        return loco
+    if best is not None:
+        return best
+    if loco is not None and not second:
         missing = sum(deficit)
         if loco_need > 0 or (take_locos and missing >= 3):
-            return by_slot[loco_slot]
+            return loco
     if blind is not None:
         return blind
     # No blind card: any face-up card (the deck is gone).
-    if by_slot:
-        return by_slot[min(by_slot)]
-    return None
+    return first
