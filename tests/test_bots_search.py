@@ -82,6 +82,49 @@ def test_sampled_worlds_show_the_seat_exactly_its_view(variant, players, turns, 
     assert len(decks) > 1
 
 
+@pytest.mark.parametrize("variant,players", [("usa", 2), ("europe", 2), ("europe", 3)])
+def test_worlds_at_setup_show_the_seat_exactly_its_view(variant, players):
+    """At the choice of starting tickets (every seat in turn, the ones before it having kept theirs), the worlds look
+    from the seat exactly like the real position: the other seats are offered, or hold, what the setup deals."""
+    game = Game.from_file(VARIANTS / f"{variant}.yaml", players)
+    state = game.new_initial_state(5)
+    rng = random.Random(1)
+    for seat in range(players):
+        assert state.in_setup and state.current == seat and state.phase == PH_KEEP
+        view = StateView(state, seat)
+        world = _World(game, view)
+        assert world.ok and world.setup
+        for _ in range(5):
+            s = world.sample(rng)
+            assert s.in_setup
+            assert s.observation(seat) == state.observation(seat)
+            assert s.card_total() == state.card_total()
+        state.apply(make_bot("expert", game, seat, seat).act(view, state.legal_actions(False)))
+        view.close()
+    assert not state.in_setup
+
+
+@pytest.mark.parametrize("turns", [0, 30])
+def test_worlds_deal_each_seat_at_most_one_long_ticket_on_europe(turns):
+    """Europe's long tickets are dealt only at setup, one to a seat: in the worlds another seat holds at most one
+    (before, it was dealt from every unseen ticket left out of the piles, most of them the boxed long ones) and holds
+    one in most worlds, as the expert keeps its long ticket about 70% of the time."""
+    game, state = _position("europe", 2, turns)
+    seat = state.current
+    other = 1 - seat
+    longs = set(game.t.pile_tickets["long"])
+    view = StateView(state, seat)
+    world = _World(game, view)
+    rng = random.Random(3)
+    held = []
+    for _ in range(200):
+        s = world.sample(rng)
+        assert len(s.kept[other]) == len(state.kept[other])
+        held.append(sum(1 for k in s.kept[other] if k in longs))
+    view.close()
+    assert max(held) == 1 and 0.5 < sum(held) / len(held) < 0.9
+
+
 @pytest.mark.parametrize("variant,players,turns", [("usa", 2, 40), ("europe", 2, 40)])
 def test_worlds_deal_the_other_seat_tickets_its_claims_serve(variant, players, turns):
     """Read from its public claims, the other seat's real tickets are dealt to it in the search's worlds far more
@@ -146,6 +189,36 @@ def test_search_decisions_do_not_change_with_hidden_information(variant, players
     assert checked >= 3
 
 
+@pytest.mark.parametrize("variant", ["usa", "europe"])
+def test_search_chooses_its_starting_tickets_blind_to_hidden_information(variant):
+    """The starting tickets are searched (four choices, the expert's first) and, like every decision, do not change
+    when what the seat cannot see changes: the deck order and the other seat's offer (swapped with the pile's)."""
+    game = Game.from_file(VARIANTS / f"{variant}.yaml", 2)
+    for seat in (0, 1):
+        state = game.new_initial_state(11)
+        if seat == 1:
+            view = StateView(state, 0)
+            state.apply(make_bot("expert", game, 0, 0).act(view, state.legal_actions(False)))
+            view.close()
+        other = state.clone()
+        rng = random.Random(seat)
+        rng.shuffle(other.deck)
+        if seat == 0:
+            pile_of = game.t.ticket_pile
+            for i, k in enumerate(other.offers[1]):
+                pile = other.piles[pile_of[k]]
+                other.offers[1][i], pile[0] = pile[0], k
+        assert other.observation(seat) == state.observation(seat) and other.deck != state.deck
+        choices = []
+        for s in (state, other):
+            bot = make_bot("search", game, seat, 3, {"budget": "8", "setup_steps": "1500"})
+            view = StateView(s, seat)
+            choices.append(bot.act(view, s.legal_actions(False)))
+            view.close()
+            assert bot.stats["searched"] == 1 and bot.stats["playouts"] >= 4
+        assert choices[0] == choices[1]
+
+
 def test_search_plays_the_experts_card_draws_and_searches_its_claims():
     """By default the search spends its budget where the expert would claim: the expert's card draws are played
     as they are, without a playout; `search.when=all` searches them too."""
@@ -185,10 +258,12 @@ def test_search_options_are_checked():
     assert make_bot("search", game, 0, 0, {"when": "all"}).when == "all"
     assert make_bot("search", game, 0, 0, {"steps": "2500"}).max_steps == 2500
     assert make_bot("search", game, 0, 0, {"steps": "none"}).max_steps is None
+    assert make_bot("search", game, 0, 0, {"setup_steps": "8000"}).setup_steps == 8000
+    assert make_bot("search", game, 0, 0, {"setup_steps": "none"}).setup_steps is None
     assert make_bot("search", game, 0, 0, {"infer": "0"}).infer == 0
     assert make_bot("search", game, 0, 0, {"infer": "4.5"}).infer == 4.5
     for bad in ({"budget": "0"}, {"budget": "fast"}, {"budget": "-1s"}, {"candidates": "1"}, {"when": "draws"},
-                {"steps": "-5"}, {"steps": "lots"}, {"infer": "-1"}, {"infer": "much"}, {"infer": "nan"}):
+                {"steps": "-5"}, {"steps": "lots"}, {"setup_steps": "-1"}, {"setup_steps": "x"}, {"infer": "-1"}, {"infer": "much"}, {"infer": "nan"}):
         [(key, value)] = bad.items()
         with pytest.raises(ValueError, match=re.escape(f"search.{key}={value!r}: give ")):  # names the option as given
             make_bot("search", game, 0, 0, bad)

@@ -3,11 +3,14 @@
 At a turn where the expert would claim and at a choice of tickets, the expert
 (the bot's prior) proposes a few candidates: its own move, the card draw it
 would make instead, a blind draw, each colour face up, its planned claims and
-the claim worth most points, tickets. Each candidate is then played
+the claim worth most points, tickets; at a choice of tickets, the choices the
+expert values most after its own. Each candidate is then played
 in worlds sampled from what the seat cannot see (determinizations: the cards
 it has not seen dealt at random to the deck, the discards and the other hands,
 and the tickets it has not seen to the other players and the piles, every
-count as the view shows it; with `infer`, each other seat's tickets are drawn
+count as the view shows it, and no seat more tickets of a pile dealt only at
+setup than the setup deals it (Europe: one long ticket, kept in SETUP_KEEP_SHARE
+of the worlds); with `infer`, each other seat's tickets are drawn
 weighted by how much of them its public claims already serve), and each world
 is played to the end with the expert in every seat. The candidate with the best mean final margin (own score
 minus the best other score) is played if it beats the expert's move there; every candidate meets the same worlds,
@@ -20,8 +23,11 @@ as rollout policy and candidate prior, the sampling equivalent of an
 information-set search at depth one. It reads the view only: worlds are dealt
 from the view with the bot's own seeded generator, so a position's hidden
 parts (deck order, other hands, other tickets) cannot change its choice
-(tests/test_bots_search.py). Other decisions (the second card, tunnels, flags,
-passengers) are the expert's.
+(tests/test_bots_search.py). The starting tickets are searched too (where the
+first player is seat 0 and the setup deals fixed counts at once): up to four
+choices, four times a decision's playouts, their own cap of playout actions
+(`setup_steps`), as every playout is a whole game. Other decisions (the second
+card, tunnels, flags, passengers) are the expert's.
 
 Options (`--bot-option search.KEY=VALUE`):
 - `budget`: playouts per decision (an integer, default 32), or seconds per
@@ -34,7 +40,10 @@ Options (`--bot-option search.KEY=VALUE`):
   (Europe at four players: about 0.2 ms a playout action here, so about 0.6-0.7
   s) while the budget counts; actions are counted, not timed, so the same seed
   gives the same decisions on any machine.
-- `candidates`: at most this many candidates per decision (default 3).
+- `setup_steps`: the same cap for the choice of starting tickets (default
+  5000: USA at two players about 0.35 s, Europe 0.7 s here).
+- `candidates`: at most this many candidates per decision (default 3; at least
+  4 for the starting tickets).
 - `infer`: how strongly the worlds deal the other seats the tickets their
   claims serve (`ticket_fit`; default 0: uniformly among the unseen tickets).
   With 10 (a ticket whose join their routes already make e^10 times likelier
@@ -64,13 +73,19 @@ from ..engine.claims import RouteLegal
 from ..engine.statefile import state_from_dict
 from .base import Bot
 from .expert import ExpertBot
-from .planning import INF, board_data, cheapest_claim, dijkstra_all
+from .planning import INF, board_data, cheapest_claim, dijkstra_all, plan_network, tickets_done
 from .view import KEEP, PHASES, TURN, StateView
 
 SETTLE_WORLDS = 8  # with a playout budget, stop once the decision is clear (_settled) after this many worlds
 MAX_PLAYOUT_ACTIONS = 5_000  # a playout still running after this many actions is scored where it stands
 DEFAULT_INFER = 0.0  # ticket_fit's weight (search.infer): off, the other seats' tickets are dealt uniformly
+# How often a seat keeps a ticket of a setup-only pile it was dealt (Europe's long ticket): the expert kept its long
+# ticket in 71% of seats (Europe, two players, 12 games).
+SETUP_KEEP_SHARE = 0.7
 DEFAULT_STEPS = 3_000  # playout actions a decision may spend: about 0.7 s on Europe at four players here
+DEFAULT_SETUP_STEPS = 5_000  # playout actions for the starting tickets (search.setup_steps)
+SETUP_CANDIDATES = 4  # choices of starting tickets played out (at least; search.candidates if more)
+SETUP_BUDGET = 4  # the starting tickets get this many times the playouts of a decision (search.budget)
 
 
 class SearchBot(Bot):
@@ -80,7 +95,8 @@ class SearchBot(Bot):
     options = {
         "budget": "playouts per decision (an integer, default 32) or seconds per decision (e.g. 0.5s)",
         "steps": f"at most this many playout actions per decision (default {DEFAULT_STEPS}; none: no cap)",
-        "candidates": "at most this many candidate moves per decision (default 3)",
+        "setup_steps": f"at most this many playout actions for the starting tickets (default {DEFAULT_SETUP_STEPS}; none: no cap)",
+        "candidates": "at most this many candidate moves per decision (default 3; 4 for the starting tickets)",
         "when": "claims (default: search the turns where the expert would not draw cards) or all",
         "infer": f"how strongly worlds give the other seats tickets their claims serve (default {DEFAULT_INFER:g}: uniformly; e.g. 10)",
     }
@@ -93,6 +109,7 @@ class SearchBot(Bot):
         self.max_candidates = 3
         self.when = "claims"
         self.max_steps: int | None = DEFAULT_STEPS
+        self.setup_steps: int | None = DEFAULT_SETUP_STEPS
         self.infer = DEFAULT_INFER
         self.steps_used = 0  # playout actions in the current decision
         self.stats = {"decisions": 0, "searched": 0, "playouts": 0, "changed": 0, "steps": 0, "capped": 0}
@@ -122,6 +139,14 @@ class SearchBot(Bot):
                     continue
                 self.max_steps = int(_in_range(key, text, int, 1, 100_000_000, "give the most playout actions per decision "
                                                f"(1 to 100000000, e.g. {DEFAULT_STEPS}), or none for no cap", shown=value))
+            elif key == "setup_steps":
+                text = value.strip().lower()
+                if text in ("none", "0"):
+                    self.setup_steps = None
+                    continue
+                self.setup_steps = int(_in_range(key, text, int, 1, 100_000_000, "give the most playout actions for "
+                                                 f"the starting tickets (1 to 100000000, e.g. {DEFAULT_SETUP_STEPS}), "
+                                                 "or none for no cap", shown=value))
             elif key == "candidates":
                 self.max_candidates = int(_in_range(key, value, int, 2, 64, "give a whole number from 2 to 64"))
             elif key == "infer":
@@ -143,25 +168,42 @@ class SearchBot(Bot):
             return choice
         if self.when == "claims" and (type(choice) is DrawBlind or type(choice) is DrawFaceUp):
             return choice
-        cands = self.candidates(view, legal, choice)
+        setup = ph == KEEP and view.turn == 0 and not view.tickets
+        # The starting tickets, once a game and deciding much (every playout a whole game): more candidates, four
+        # times the playouts and a cap of their own.
+        most = max(self.max_candidates, SETUP_CANDIDATES) if setup else self.max_candidates
+        playouts = self.playouts * SETUP_BUDGET if setup else self.playouts
+        cands = self.candidates(view, legal, choice, most)
         if self.seconds is None:
-            cands = cands[: max(2, self.playouts)]  # every candidate gets at least one playout
+            cands = cands[: max(2, playouts)]  # every candidate gets at least one playout
         if len(cands) < 2:
             return choice
         world = _World(self.game, view, self.infer)
         if not world.ok:
             return choice
-        best = self.search(world, cands)
+        best = self.search(world, cands, playouts, self.setup_steps if setup else self.max_steps)
         self.stats["searched"] += 1
         if best is not choice:
             self.stats["changed"] += 1
         return best
 
     def _in_setup(self, view) -> bool:
-        # Starting tickets: the observation does not say how setup returns are held; the expert chooses.
-        return view.turn == 0 and not view.tickets
+        """The starting tickets where the worlds cannot be dealt from the view: the expert chooses. They can when the
+        first player is seat 0 and the setup deals fixed counts at once (no announced mix, not staged) and puts
+        returned tickets straight back (not set aside to be shuffled in after every seat has chosen)."""
+        if not (view.turn == 0 and not view.tickets):
+            return False
+        return not self.setup_searchable
 
-    def candidates(self, view, legal, choice) -> list[Any]:
+    @property
+    def setup_searchable(self) -> bool:
+        v = self.game.variant
+        setup = v.tickets.setup
+        if v.players.first != "seat-0" or setup.mix or v.tickets.staged_setup:
+            return False
+        return all(setup.returned_to(d.pile) in ("box", "bottom") for d in setup.deal)
+
+    def candidates(self, view, legal, choice, most: int | None = None) -> list[Any]:
         """The prior's move first, then the alternatives worth a playout, at most `max_candidates`.
 
         Instead of a claim, the alternatives are first the card draws (the one the expert would make if it did
@@ -171,16 +213,25 @@ class SearchBot(Bot):
         (benchmarks/search_playouts.py)."""
         out = [choice]
         seen = {choice}
+        most = self.max_candidates if most is None else most
 
         def add(a):
-            if a is not None and a not in seen and len(out) < self.max_candidates:
+            if a is not None and a not in seen and len(out) < most:
                 seen.add(a)
                 out.append(a)
 
         if view.phase == KEEP:
-            for a in legal:
-                if type(a) is KeepTickets:
-                    add(a)
+            # The other choices of tickets, best first by the expert's own value of them.
+            keeps = [a for a in legal if type(a) is KeepTickets]
+            prior = self.prior
+            offered = view.offered
+            _, todo = tickets_done(prior.know, view.tickets)
+            trains = view.trains(self.seat)
+            base = plan_network(prior.know, todo)
+            value = {a: prior.keep_value(todo, [offered[i] for i in a.indices], trains, base) for a in keeps}
+            keeps.sort(key=lambda a: -value[a])
+            for a in keeps:
+                add(a)
             return out
         prior = self.prior
         bd = prior.bd
@@ -218,7 +269,7 @@ class SearchBot(Bot):
                     break
         return out
 
-    def search(self, world: _World, cands: list[Any]) -> Any:
+    def search(self, world: _World, cands: list[Any], playouts: int | None = None, max_steps: int | None | str = "default") -> Any:
         """The candidate to play: the prior's (cands[0]) unless another beats it in the same worlds.
 
         Each world plays every candidate still in the running (so they are compared pairwise, world by
@@ -233,6 +284,7 @@ class SearchBot(Bot):
         --games 4 --worlds 40`, `--variant usa --games 11`.) With a cap of playout actions (`steps`), the search
         stops before a world that would pass it.
         """
+        cap = self.max_steps if max_steps == "default" else max_steps
         n = len(cands)
         values: list[list[float]] = [[] for _ in range(n)]  # per candidate, its margin in each world it met
         worlds: list[list[int]] = [[] for _ in range(n)]
@@ -255,16 +307,16 @@ class SearchBot(Bot):
         def capped() -> bool:
             """The next world would take the decision past its cap of playout actions (counted, not timed, so the
             same seed gives the same decision on any machine)."""
-            if self.max_steps is None or w == 0:
+            if cap is None or w == 0:
                 return False
-            return self.steps_used + last[0] * len(alive) / last[1] > self.max_steps
+            return self.steps_used + last[0] * len(alive) / last[1] > cap
 
         if self.seconds is not None:
             deadline = time.perf_counter() + self.seconds
             while time.perf_counter() < deadline:
                 play_world()
         else:
-            budget = self.playouts
+            budget = self.playouts if playouts is None else playouts
             rounds = max(1, math.ceil(math.log2(n - 1))) if n > 2 else 1
             used = 0
             settled = False
@@ -412,6 +464,9 @@ class _World:
         self.pile_pool = {name: [k for k in t.pile_tickets[name] if k not in mine] for name in t.pile_names}
         self.ticket_counts = [view.ticket_count(p) for p in range(n)]
         self.offered_counts = [view.offered_count(p) for p in range(n)]
+        # Piles dealt only at setup (Europe's long tickets): a seat holds at most its setup deal's count of them.
+        self.caps = setup_only_caps(game)
+        self.setup = view.phase == KEEP and view.turn == 0 and not view.tickets
         self.fit: list[dict[int, float]] | None = None  # per other seat, each unseen ticket's weight (ticket_fit)
         if fit_weight > 0:
             unseen_tickets = [k for pool in self.pile_pool.values() for k in pool]
@@ -449,6 +504,7 @@ class _World:
             "phase": PHASES[view.phase],
             "current": view.current_player,
             "turns": view.turn,
+            "setup": self.setup,
             "final_turns_left": final,
             "passengers": {t.place_ids[x]: p for x, p in view.passengers.items()},
         }
@@ -491,11 +547,13 @@ class _World:
             # long as every pile keeps the tickets its count says it holds.
             pile_of = t.ticket_pile
             sizes = self.pile_sizes
+            caps = self.caps
             for p, weights in enumerate(self.fit):
                 if p == seat:
                     continue
                 for _ in range(self.ticket_counts[p]):
-                    cands = [k for name, pool in pools.items() if len(pool) > sizes[name] for k in pool]
+                    cands = [k for name, pool in pools.items() if len(pool) > sizes[name]
+                             and sum(1 for x in held[p] if pile_of[x] == name) < caps.get(name, math.inf) for k in pool]
                     if not cands:
                         break
                     total = sum(weights.get(k, 1.0) for k in cands)
@@ -508,30 +566,84 @@ class _World:
                             break
                     pools[pile_of[pick]].remove(pick)
                     held[p].append(pick)
+        capped: dict[str, list[int]] = {}  # the unseen tickets of the setup-only piles outside the piles
         for name, pool in pools.items():
             rng.shuffle(pool)
             size = min(self.pile_sizes[name], len(pool))
             piles[name] = [keys[k] for k in pool[:size]]
-            rest.extend(pool[size:])
+            if name in self.caps:
+                capped[name] = pool[size:]
+            else:
+                rest.extend(pool[size:])
         rng.shuffle(rest)
         at = 0
+        pile_of = t.ticket_pile
         for p in range(len(players)):
             if p == seat:
                 players[p]["tickets"] = self.my_tickets
                 players[p]["offered"] = self.my_offered
                 continue
-            kept = held[p] + rest[at: at + self.ticket_counts[p] - len(held[p])]
-            at += len(kept) - len(held[p])
-            offered = rest[at: at + self.offered_counts[p]]
-            at += len(offered)
+            kept = held[p][:]
+            need = self.ticket_counts[p] - len(kept)
+            # From each setup-only pile, the seat kept each ticket it was dealt with SETUP_KEEP_SHARE (its count at
+            # most); the rest of its tickets are of the piles anyone may draw from.
+            for name, cap in self.caps.items():
+                room = cap - sum(1 for k in kept if pile_of[k] == name)
+                n = min(need, len(capped[name]), sum(1 for _ in range(room) if rng.random() < SETUP_KEEP_SHARE))
+                if n > 0:
+                    kept += capped[name][:n]
+                    del capped[name][:n]
+                    need -= n
+            take = rest[at: at + need]
+            at += len(take)
+            kept += take
+            need -= len(take)
+            for pool in capped.values():  # a position these counts do not explain: the rest from anywhere
+                extra = pool[:max(0, need)]
+                kept += extra
+                need -= len(extra)
+                del pool[:len(extra)]
+            if self.setup and self.offered_counts[p]:
+                offered = []  # a setup offer: the deal's count from each pile
+                for d in game.variant.tickets.setup.deal:
+                    if d.pile in capped:
+                        offered += capped[d.pile][:d.count]
+                        del capped[d.pile][:d.count]
+                    else:
+                        from_pile = [k for k in rest[at:] if pile_of[k] == d.pile][:d.count]
+                        offered += from_pile
+                        rest[at:] = [k for k in rest[at:] if k not in from_pile]
+            else:
+                offered = rest[at: at + self.offered_counts[p]]
+                at += len(offered)
             players[p]["tickets"] = [keys[k] for k in kept]
             players[p]["offered"] = [keys[k] for k in offered]
+            if self.setup:
+                players[p]["setup_kept"] = players[p]["tickets"]
         data = dict(self.base)
         data["seed"] = rng.getrandbits(62)
         data["cards"] = {"deck": deck, "discards": discards, "face_up": self.face_up}
-        data["tickets"] = {"piles": piles, "box": [keys[k] for k in rest[at:]]}
+        box = rest[at:] + [k for pool in capped.values() for k in pool]
+        data["tickets"] = {"piles": piles, "box": [keys[k] for k in box]}
         data["players"] = players
         return state_from_dict(game, data)
+
+
+def setup_only_caps(game) -> dict[str, int]:
+    """The piles tickets are dealt from only at setup (Europe's long tickets), each with the most tickets of it a seat
+    can hold: its count in the setup deal (or the setup's keep limit for it). None with an announced mix."""
+    tk = game.variant.tickets
+    if tk.setup.mix:
+        return {}
+    drawn = {d.pile for d in tk.draw.deal} | set(tk.draw.mix)
+    caps: dict[str, int] = {}
+    for d in tk.setup.deal:
+        if d.pile not in drawn:
+            caps[d.pile] = caps.get(d.pile, 0) + d.count
+    for pile, most in tk.setup.keep_max.items():
+        if pile in caps:
+            caps[pile] = min(caps[pile], most)
+    return caps
 
 
 def ticket_fit(game, view, p: int, tickets: list[int], weight: float) -> dict[int, float]:
