@@ -250,6 +250,8 @@ def plan_board(board: Board, variant: Variant | None = None, options: BoardOptio
     tokens = _plan_tokens(board, places, car)
     routes = _plan_routes(board, pos, to_mm, car, clear, space_length, space_width, track_gap, places, layout, tokens, rails=decor)
     _untangle(board, routes, places, tokens, car, clear, space_length, space_width, track_gap, scale, (minx, miny), rails=decor)
+    # The land shape needs the routes alone; it is worked out in a thread of its own while the names are placed.
+    land_later = _Later(_land, places, routes, car) if decor else None
 
     obstacles: list[Polygon] = list(space_polygons([s for rp in routes for t in rp.tracks for s in t.spaces], space_length, space_width))
     obstacles += list(shapely.buffer(shapely.points([(pp.x, pp.y) for pp in places]), [pp.radius * 1.15 for pp in places], quad_segs=4))
@@ -266,7 +268,8 @@ def plan_board(board: Board, variant: Variant | None = None, options: BoardOptio
         return BoardPlan(board, variant, opts, palette, car, space_length, space_width, track_gap, clear, places, routes, tokens, [],
                          (x0, y0, x1, y1), {}, [], 0.0, x1 - x0, y1 - y0, -x0, -y0, scale, origin=(minx, miny))
 
-    land_shape = _land(places, routes, car)
+    assert land_later is not None
+    land_shape = land_later.result()
     label_boxes = [box(*pp.label.box) for pp in places if pp.label]
     legend_rows = _legend_rows(board, variant, palette)
     blocks = _size_blocks(board, variant, opts, car, legend_rows, x1 - x0)
@@ -1043,6 +1046,33 @@ def _box_overlap(a: Box, b: Box) -> float:
     w = min(a[2], b[2]) - max(a[0], b[0])
     h = min(a[3], b[3]) - max(a[1], b[1])
     return w * h if w > 0 and h > 0 else 0.0
+
+
+class _Later:
+    """`fn(*args)` worked out in a thread of its own while the caller goes on; `result()` waits for it (and raises
+    what it raised). For the land shape: GEOS lets go of the interpreter's lock for its union and buffers, so on a
+    machine with two cores they take no time of the caller's (a tenth of a second or more on a large board)."""
+
+    def __init__(self, fn: Callable, *args: object):
+        import threading
+
+        self._value: object = None
+        self._error: BaseException | None = None
+
+        def run() -> None:
+            try:
+                self._value = fn(*args)
+            except BaseException as exc:  # handed to the caller by result()
+                self._error = exc
+
+        self._thread = threading.Thread(target=run, name="ttr-maps-land", daemon=True)
+        self._thread.start()
+
+    def result(self) -> object:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
 
 
 def _land(places: list[PlacePlan], routes: list[RoutePlan], car: float):

@@ -9,6 +9,7 @@ writes a script, an external reference, an image or a font file: there is no
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Iterable
 
 import svgwrite
@@ -18,6 +19,8 @@ from svgwrite.etree import etree
 from .text import FONT_STACK, clean
 
 Point = tuple[float, float]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def n(x: float) -> str:
@@ -127,7 +130,14 @@ class Pen:
         return el
 
     def tostring(self) -> str:
-        return finish(self.dwg.tostring(), self._title)
+        xml = self.dwg.get_xml()
+        # svgwrite's own tostring serializes to UTF-8 bytes and decodes them: the same text, written through an
+        # encoder call per piece. Straight to text is quicker; only a lone surrogate (which UTF-8 cannot encode,
+        # so svgwrite's way writes a character reference) needs svgwrite's way.
+        body = etree.tostring(xml, encoding="unicode")
+        if _SURROGATE.search(body):
+            body = etree.tostring(xml, encoding="utf-8").decode("utf-8")
+        return finish(body, self._title)
 
 
 class Leaf:
