@@ -1,4 +1,5 @@
 import atexit
+import functools
 import os
 import shutil
 import sys
@@ -41,6 +42,17 @@ def pytest_collection_modifyitems(items: list) -> None:
     """The longest files first (LONGEST_FIRST), the rest in their usual order; each file's tests keep theirs."""
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
+@functools.cache
+def player_range(variant: Path) -> tuple[int, int]:
+    """The fewest and the most players `variant` allows, read once per test process. Test modules parametrize on
+    them when they are collected, and every xdist worker collects every module: test_bots.py, test_engine.py and
+    test_notation.py loaded the variants (each with its board) 62 times a worker, a third of collecting the suite."""
+    from ttr_maps.load import load_variant
+
+    players = load_variant(variant)[0].players
+    return players.min, players.max
 
 
 @pytest.fixture

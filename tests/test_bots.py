@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import player_range
 from ttr_maps.bots import BOTS, bot_names, make_bot
 from ttr_maps.bots.view import ObservationView, StateView
 from ttr_maps.engine.game import Game
@@ -77,10 +78,8 @@ def test_every_bot_finishes_every_variant_legally(variant):
 
 
 def _player_counts(variant):
-    from ttr_maps.load import load_variant
-
-    v, _ = load_variant(variant)
-    return sorted({max(2, v.players.min), v.players.max})  # two players (or the fewest allowed) and the most
+    fewest, most = player_range(variant)
+    return sorted({max(2, fewest), most})  # two players (or the fewest allowed) and the most
 
 
 # The search bot plays whole games for each decision: tests/test_bots_search.py plays it on every kind of board.

@@ -11,23 +11,22 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from conftest import MAPS, ROOT
+from conftest import MAPS, ROOT, player_range
 from ttr_maps.cli.main import cli
 from ttr_maps.engine.actions import ACTION_TYPES, ClaimTrack, DrawBlind, DrawFaceUp, KeepTickets
 from ttr_maps.engine.errors import IllegalAction
 from ttr_maps.engine.game import OPEN_CASES, Game, State
 from ttr_maps.engine.statefile import StateFileError, state_from_dict, state_to_dict
-from ttr_maps.load import load_variant
 
 VARIANTS = sorted(MAPS.glob("variants/*.yaml"))
 CONFIGS = [
     (path, n)
     for path in VARIANTS
-    for n in range(load_variant(path)[0].players.min, load_variant(path)[0].players.max + 1)
+    for n in range(player_range(path)[0], player_range(path)[1] + 1)
 ]
 # Any valid board: the example fan boards too.
 EXAMPLE_VARIANTS = sorted((ROOT / "examples").glob("*-rules.yaml"))
-CONFIGS += [(path, load_variant(path)[0].players.max) for path in EXAMPLE_VARIANTS]
+CONFIGS += [(path, player_range(path)[1]) for path in EXAMPLE_VARIANTS]
 STARVED = ROOT / "tests" / "scenarios" / "variants" / "starved.yaml"
 MAX_ACTIONS = 3000  # far above any game seen (a 5-player random game takes ~450)
 
@@ -127,9 +126,9 @@ def test_random_games_keep_every_invariant(path, n):
 @pytest.mark.slow
 @pytest.mark.parametrize("path", VARIANTS, ids=lambda p: p.stem)
 def test_more_random_games_terminate_and_score(path):
-    lo = load_variant(path)[0].players
+    fewest, most = player_range(path)
     for seed in range(3):
-        n = lo.min + seed % (lo.max - lo.min + 1)
+        n = fewest + seed % (most - fewest + 1)
         s, _ = play_random(path, n, seed=100 + seed, check_every=0)
         check_invariants(s)
         assert all(p.total == sum(p.breakdown.values()) for p in s.score_sheet().players)
@@ -373,7 +372,7 @@ def test_golden_playthrough_replays_to_the_same_result(path):
     """
     import os
 
-    n = load_variant(path)[0].players.min
+    n = player_range(path)[0]
     target = GOLDEN / f"{path.stem}-{n}p-seed1.json"
     if os.environ.get("TTR_UPDATE_GOLDEN") or not target.exists():
         target.write_text(json.dumps(golden_record(path, n, 1), indent=1) + "\n", encoding="utf-8")

@@ -11,13 +11,12 @@ from functools import lru_cache
 import pytest
 from click.testing import CliRunner
 
-from conftest import MAPS
+from conftest import MAPS, player_range
 from ttr_maps.cli.main import cli
 from ttr_maps.engine.actions import ClaimTrack, DrawBlind, DrawFaceUp, PayTunnel
 from ttr_maps.engine.game import Game
 from ttr_maps.engine.notation import NotationError
 from ttr_maps.engine.statefile import dump_state, load_state
-from ttr_maps.load import load_variant
 
 VARIANTS = sorted(MAPS.glob("variants/*.yaml"))
 
@@ -35,9 +34,9 @@ def _wilds(action) -> int:
 def _configs():
     """Each variant at its smallest player count (fast) and its largest (slow)."""
     for path in VARIANTS:
-        players = load_variant(path)[0].players
-        yield pytest.param(path, players.min, id=f"{path.stem}-{players.min}p")
-        yield pytest.param(path, players.max, id=f"{path.stem}-{players.max}p", marks=pytest.mark.slow)
+        fewest, most = player_range(path)
+        yield pytest.param(path, fewest, id=f"{path.stem}-{fewest}p")
+        yield pytest.param(path, most, id=f"{path.stem}-{most}p", marks=pytest.mark.slow)
 
 
 @pytest.mark.slow
