@@ -49,8 +49,4 @@ class LongRouteBot(PlanningBot):
         # Aim at the plan and at one long route at a time.
         extra = self.filler_once(view, hand)
         merged = plan.routes + [r for r in extra if r not in plan.routes]
-        from .planning import Plan
-
-        p = Plan()
-        p.routes = merged
-        return super().draw(view, hand, draws, p, second)
+        return self.draw_for(view, hand, draws, merged or self.filler_once(view, hand), second)

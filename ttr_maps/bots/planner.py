@@ -247,7 +247,12 @@ class PlanningBot(Bot):
         ph = view.phase
         if len(legal) == 1 and ph != TUNNEL and not (ph == TURN and type(legal) is RouteLegal and legal.routes):
             return legal[0]
-        self.know.update(view)
+        # A second card: the turn began with a card draw, so nothing changed on the board since this seat's
+        # last look if that was this turn (Knowledge.update would find nothing new).
+        turn = view.turn
+        if ph != SECOND or self._looked_turn != turn:
+            self.know.update(view)
+            self._looked_turn = turn
         if ph == TURN:
             a = self.turn(view, legal)
         elif ph == SECOND:
@@ -267,6 +272,8 @@ class PlanningBot(Bot):
         else:
             a = None
         return a if a is not None else legal[0]
+
+    _looked_turn = -1
 
     def current_plan(self, view) -> Plan:
         tickets = view.tickets
@@ -332,14 +339,16 @@ class PlanningBot(Bot):
             a = self.endgame_move(view, hand, claims, others, plan)
             if a is not None:
                 return self._claimed(view, a)
-        # A route longer than the hand could pay is never claimable: no engine test for it.
-        top = longest_claim(bd, hand, view.trains(self.seat))
-        length = bd.length
-        if type(claims) is _RouteClaims and claims._routes is None:  # __contains__, one call less per route
-            can = claims.legal.can_claim
-            cands = [r for r in plan.routes if length[r] <= top and can(r)]
-        else:
-            cands = [r for r in plan.routes if length[r] <= top and r in claims]
+        cands = []
+        if plan.routes:
+            # A route longer than the hand could pay is never claimable: no engine test for it.
+            top = longest_claim(bd, hand, view.trains(self.seat))
+            length = bd.length
+            if type(claims) is _RouteClaims and claims._routes is None:  # __contains__, one call less per route
+                can = claims.legal.can_claim
+                cands = [r for r in plan.routes if length[r] <= top and can(r)]
+            else:
+                cands = [r for r in plan.routes if length[r] <= top and r in claims]
         if cands:
             r = self.choose_claim(view, cands, claims, plan)
             if r is not None:
@@ -404,8 +413,11 @@ class PlanningBot(Bot):
         return cheapest_claim(self.bd, options, hand, need)
 
     def draw(self, view, hand, draws, plan: Plan, second: bool):
+        return self.draw_for(view, hand, draws, plan.routes or self.filler_once(view, hand), second)
+
+    def draw_for(self, view, hand, draws, targets: list[int], second: bool):
+        """A card draw for the colours `targets` (routes) miss."""
         bd = self.bd
-        targets = plan.routes or self.filler_once(view, hand)
         deficit, loco_need, focus = draw_needs(bd, targets, hand, self.know)
         return pick_draw(bd, draws, view.face_up, deficit, loco_need, second, self.take_face_up_locos, focus)
 

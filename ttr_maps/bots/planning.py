@@ -293,15 +293,20 @@ class Knowledge:
             return
         if self.mine[r]:
             return
-        if bd.parallel_closes:
-            is_open = False
-        else:
-            is_open = any(self.owner[x] < 0 and bd.track_ok[x] for x in bd.route_tids[r])
+        is_open = False
+        if not bd.parallel_closes:  # open while a track that can be claimed is free
+            owner, ok = self.owner, bd.track_ok
+            for x in bd.route_tids[r]:
+                if owner[x] < 0 and ok[x]:
+                    is_open = True
+                    break
         if is_open != self.open[r]:
             self.open[r] = is_open
             self.cost_changed.add(r)
         if not is_open:
-            self._set_cost(r, self._borrow_cost(r))
+            cost = INF if self.borrow == INF else self._borrow_cost(r)  # (_borrow_cost's first test)
+            if cost != self.cost[r]:
+                self._set_cost(r, cost)
 
     def _set_cost(self, r: int, cost: float) -> None:
         old = self.cost[r]
