@@ -320,3 +320,23 @@ def test_the_drawing_checks_layout_places_routes_and_names_as_render_does():
     assert [[(s.x, s.y, s.angle) for t in rp.tracks for s in t.spaces] for rp in lean.routes] == spaces
     assert [pp.label.box for pp in lean.places] == [pp.label.box for pp in full.places]
     assert (lean.scale, lean.origin) == (full.scale, full.origin)
+
+
+def test_render_board_draws_the_document_plan_then_draw_does():
+    # render_board draws the cars, markers and names while the land shape is worked out in a thread of its own.
+    from ttr_maps.render.board import draw_board
+
+    loaded = load(USA)
+    for opts in (BoardOptions(), BoardOptions(car_mm=12, colorblind=True, shadows=False)):
+        assert render_board(loaded.board, loaded.variant, opts) == draw_board(plan_board(loaded.board, loaded.variant, opts))
+
+
+def test_a_failure_while_the_land_is_worked_out_reaches_the_caller(monkeypatch):
+    import ttr_maps.render.plan as plan_module
+
+    def broken(*_args):
+        raise MemoryError("no room for the land")
+
+    monkeypatch.setattr(plan_module, "_land", broken)
+    with pytest.raises(MemoryError, match="no room for the land"):
+        render_board(_board())

@@ -258,6 +258,7 @@ class _Frame:
 
 
 _NO_KEY = object()
+_ScalarEvent = yaml.ScalarEvent
 
 
 class _YamlReader:
@@ -278,11 +279,15 @@ class _YamlReader:
         loader = None
         try:
             loader = _Parser(self.text)  # the pure-Python reader checks the characters here already
+            get_event, on_event, on_scalar = loader.get_event, self._event, self._scalar_event
             while True:
-                event = loader.get_event()
+                event = get_event()
+                if event.__class__ is _ScalarEvent:  # most events: taken the short way
+                    on_scalar(event)
+                    continue
                 if event is None or isinstance(event, yaml.StreamEndEvent):
                     break
-                self._event(event)
+                on_event(event)
         except yaml.MarkedYAMLError as e:
             mark = e.problem_mark or e.context_mark
             pos = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -366,6 +371,34 @@ class _YamlReader:
             raise _Stop
         self.stack.append(_Frame({} if isinstance(ev, yaml.MappingStartEvent) else [], loc, pos, ev.anchor))
 
+    def _scalar_event(self, ev: yaml.ScalarEvent) -> None:
+        """`_event` of a scalar, the same steps without the tests for the other kinds of event (most events are
+        scalars; a 1,000-place board has some 20,000)."""
+        stack = self.stack
+        if stack:
+            parent = stack[-1]
+            is_map = parent.is_map
+            is_key = is_map and parent.key is _NO_KEY
+        else:
+            is_map = is_key = False
+        mark = ev.start_mark
+        pos = (mark.line + 1, mark.column + 1)
+        if not is_key:  # where the value is (a key's own place is kept by _complete)
+            if not stack:
+                loc: PathT = ()
+            elif is_map:
+                loc = parent.loc + (parent.key,) if parent.key_ok else parent.loc + ("<bad-key>", id(parent))
+            else:
+                loc = parent.loc + (len(parent.value),)
+            self.src.value_pos.setdefault(loc, pos)
+        self.total += 1
+        if self.total > MAX_NODES:
+            self.src.add(pos, "P011", f"the file holds more than {MAX_NODES} values; a board needs far fewer")
+            raise _Stop
+        tag = ev.tag
+        tag = _SHORT_TAGS.get(tag, tag) if tag not in (None, "!") else None
+        self._complete(self._scalar(ev, tag, pos, is_key), 1, 0, pos, ev.anchor)
+
     def _child_loc(self, parent: _Frame | None, is_key: bool) -> PathT:
         if parent is None:
             return ()
@@ -441,7 +474,8 @@ class _YamlReader:
             return
         parent = self.stack[-1]
         parent.size += size
-        parent.height = max(parent.height, height + 1)
+        if height >= parent.height:
+            parent.height = height + 1
         if not parent.is_map:
             parent.value.append(value)
             return

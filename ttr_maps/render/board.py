@@ -26,28 +26,56 @@ from .palette import (
     lighter,
 )
 from .plan import SUBTITLE, BoardOptions, BoardPlan, Block, plan_board, scoring_lines
-from .svg import Pen, n, path_d, rotated
+from .svg import Leaf, Pen, n, path_d, rotated
 from .text import TITLE_STACK
 
 
 def render_board(board: Board, variant: Variant | None = None, options: BoardOptions | None = None) -> str:
-    """The board as an SVG document (a string), the same bytes for the same input."""
-    return draw_board(plan_board(board, variant, options))
+    """The board as an SVG document (a string), the same bytes for the same input (`draw_board` of `plan_board`).
+
+    The cars, markers and names are drawn while the plan's land shape is still being worked out (`plan_board`'s
+    `meanwhile`): they do not depend on it, and on two cores the land then costs no time of its own."""
+    parts: list[DrawnParts] = []
+    plan = plan_board(board, variant, options, meanwhile=lambda draft: parts.append(draw_parts(draft)))
+    return draw_board(plan, parts=parts[0] if parts else None)
 
 
-def draw_board(plan: BoardPlan, overlay: Callable[[Pen, Any, BoardPlan], None] | None = None) -> str:
+#: The elements of the routes, tokens and places (under an overlay), and of the names (over it).
+DrawnParts = tuple[list[Any], list[Any]]
+
+
+def draw_parts(plan: BoardPlan) -> DrawnParts:
+    """What `draw_board` draws of the routes, tokens, places and names (they need no land, legend or frame):
+    made with a pen of their own, then moved into the board's drawing."""
+    pen = Pen(1.0, 1.0)
+    below, above = pen.dwg.g(), pen.dwg.g()
+    draw_routes(pen, below, plan)
+    draw_tokens(pen, below, plan)
+    draw_places(pen, below, plan)
+    draw_labels(pen, above, plan)
+    return below.elements, above.elements
+
+
+def draw_board(plan: BoardPlan, overlay: Callable[[Pen, Any, BoardPlan], None] | None = None, parts: DrawnParts | None = None) -> str:
     """The plan as SVG. `overlay(pen, group, plan)`, when given, draws over the routes and places and
-    under the names (the simulation report's heat map: ttr_maps/simulate/heatmap.py)."""
+    under the names (the simulation report's heat map: ttr_maps/simulate/heatmap.py). `parts`: what
+    `draw_parts` drew of this plan already."""
     pen = Pen(plan.width, plan.height, title=plan.board.meta.title)
     draw_table(pen, plan)
     g = pen.group(transform=f"translate({n(plan.dx)} {n(plan.dy)})")
     draw_land(pen, g, plan)
-    draw_routes(pen, g, plan)
-    draw_tokens(pen, g, plan)
-    draw_places(pen, g, plan)
+    if parts is None:
+        draw_routes(pen, g, plan)
+        draw_tokens(pen, g, plan)
+        draw_places(pen, g, plan)
+    else:
+        g.elements.extend(parts[0])
     if overlay is not None:
         overlay(pen, g, plan)
-    draw_labels(pen, g, plan)
+    if parts is None:
+        draw_labels(pen, g, plan)
+    else:
+        g.elements.extend(parts[1])
     draw_blocks(pen, g, plan)
     return pen.tostring()
 
@@ -94,21 +122,31 @@ def draw_routes(pen: Pen, parent: Any, plan: BoardPlan) -> None:
         for t in rp.tracks:
             if len(t.spaces) > 1:
                 pen.polyline(rails, t.rail)
+    # Every car is the same rectangle turned into place: each is made from one of a few templates, its own
+    # `transform` added (as `pen.rect` would make it, tens of thousands of times).
+    def car(**attrs: Any) -> dict[str, Any]:
+        return pen.rect(None, -l / 2, -w / 2, l, w, r, **attrs).attribs
+
     if plan.options.shadows:
         sh = pen.group(g, fill="#000000", fill_opacity="0.28")
+        shadow = car()
         for rp in plan.routes:
             for t in rp.tracks:
                 for s in t.spaces:
-                    pen.rect(sh, -l / 2, -w / 2, l, w, r, transform=rotated(s.x + w * 0.1, s.y + w * 0.13, s.angle))
+                    sh.add(Leaf.of("rect", {**shadow, "transform": rotated(s.x + w * 0.1, s.y + w * 0.13, s.angle)}))
+    looks: dict[tuple[str, bool], dict[str, Any]] = {}
     for rp in plan.routes:
         rg = pen.group(g, id=f"route-{rp.ends[0]}-{rp.ends[1]}")
         for t in rp.tracks:
             sw = plan.palette[t.color]
             for s in t.spaces:
-                attrs: dict[str, Any] = {"fill": sw.fill, "stroke": sw.stroke, "stroke_width": n(w * 0.07)}
-                if s.tunnel:
-                    attrs.update(stroke="#141414", stroke_width=n(w * 0.14), stroke_dasharray=f"{n(w * 0.28)} {n(w * 0.16)}")
-                pen.rect(rg, -l / 2, -w / 2, l, w, r, transform=rotated(s.x, s.y, s.angle), **attrs)
+                look = looks.get((t.color, s.tunnel))
+                if look is None:
+                    attrs: dict[str, Any] = {"fill": sw.fill, "stroke": sw.stroke, "stroke_width": n(w * 0.07)}
+                    if s.tunnel:
+                        attrs.update(stroke="#141414", stroke_width=n(w * 0.14), stroke_dasharray=f"{n(w * 0.28)} {n(w * 0.16)}")
+                    look = looks[t.color, s.tunnel] = car(**attrs)
+                rg.add(Leaf.of("rect", {**look, "transform": rotated(s.x, s.y, s.angle)}))
                 if s.loco:
                     k = w * 1.1
                     pen.path(rg, glyphs.LOCOMOTIVE, fill=LOCO_MARK, transform=f"{rotated(s.x, s.y, s.angle)} scale({n(k)})")

@@ -206,12 +206,18 @@ class BoardPlan:
         self._by_id = {p.place.id: p for p in self.places}
 
 
-def plan_board(board: Board, variant: Variant | None = None, options: BoardOptions | None = None, *, decor: bool = True) -> BoardPlan:
+def plan_board(board: Board, variant: Variant | None = None, options: BoardOptions | None = None, *, decor: bool = True,
+               meanwhile: Callable[[BoardPlan], object] | None = None) -> BoardPlan:
     """Lay out `board` (and the legend of `variant`) at the car size of `options`.
 
     With `decor=False`, only what the drawing checks read: the routes (without the rail lines under their
     cars), the places, their names and the goods tokens, placed exactly as in the full plan; no land, legend,
-    frame or score track (the plan is not for drawing)."""
+    frame or score track (the plan is not for drawing).
+
+    `meanwhile(draft)`, when given, is called while the land shape is worked out (in a thread of its own), with
+    a plan whose routes, places, names and tokens are those of the plan returned, and nothing else yet (no
+    land, legend, frame or score track, and sizes of the map alone): `board.render_board` draws the cars,
+    markers and names then."""
     opts = options or BoardOptions()
     layout = Layout(board)
     car = opts.car_mm
@@ -248,10 +254,13 @@ def plan_board(board: Board, variant: Variant | None = None, options: BoardOptio
         places.append(PlacePlan(p, x, y, radius, big, math.atan2(y - cy, x - cx), entries=entries))
 
     tokens = _plan_tokens(board, places, car)
-    routes = _plan_routes(board, pos, to_mm, car, clear, space_length, space_width, track_gap, places, layout, tokens, rails=decor)
-    _untangle(board, routes, places, tokens, car, clear, space_length, space_width, track_gap, scale, (minx, miny), rails=decor)
-    # The land shape needs the routes alone; it is worked out in a thread of its own while the names are placed.
+    routes = _plan_routes(board, pos, to_mm, car, clear, space_length, space_width, track_gap, places, layout, tokens, rails=False)
+    _untangle(board, routes, places, tokens, car, clear, space_length, space_width, track_gap, scale, (minx, miny), rails=False)
+    # The land shape needs the routes' lines alone; it is worked out in a thread of its own while the rails under
+    # the cars are laid and the names are placed.
     land_later = _Later(_land, places, routes, car) if decor else None
+    if decor:
+        _with_rails_many(routes, clear, car)
 
     obstacles: list[Polygon] = list(space_polygons([s for rp in routes for t in rp.tracks for s in t.spaces], space_length, space_width))
     obstacles += list(shapely.buffer(shapely.points([(pp.x, pp.y) for pp in places]), [pp.radius * 1.15 for pp in places], quad_segs=4))
@@ -259,7 +268,7 @@ def plan_board(board: Board, variant: Variant | None = None, options: BoardOptio
         obstacles += list(shapely.buffer(shapely.points([(tk.x, tk.y) for tk in tokens]), [tk.r for tk in tokens], quad_segs=3))
     _place_labels(places, obstacles, opts, car, degree, scale)
 
-    boxes = [pp.label.box for pp in places if pp.label] + [g.bounds for g in obstacles]
+    boxes = [pp.label.box for pp in places if pp.label] + shapely.bounds(np.array(obstacles, dtype=object)).tolist()
     x0 = min(b[0] for b in boxes) - car * 0.5
     y0 = min(b[1] for b in boxes) - car * 0.5
     x1 = max(b[2] for b in boxes) + car * 0.5
@@ -268,11 +277,15 @@ def plan_board(board: Board, variant: Variant | None = None, options: BoardOptio
         return BoardPlan(board, variant, opts, palette, car, space_length, space_width, track_gap, clear, places, routes, tokens, [],
                          (x0, y0, x1, y1), {}, [], 0.0, x1 - x0, y1 - y0, -x0, -y0, scale, origin=(minx, miny))
 
-    assert land_later is not None
-    land_shape = land_later.result()
-    label_boxes = [box(*pp.label.box) for pp in places if pp.label]
+    named = [pp.label.box for pp in places if pp.label]
+    label_boxes = list(shapely.box(*np.array(named, dtype=float).reshape(-1, 4).T)) if named else []  # as `box` makes them
     legend_rows = _legend_rows(board, variant, palette)
     blocks = _size_blocks(board, variant, opts, car, legend_rows, x1 - x0)
+    if meanwhile is not None:
+        meanwhile(BoardPlan(board, variant, opts, palette, car, space_length, space_width, track_gap, clear, places, routes, tokens, [],
+                            (x0, y0, x1, y1), {}, [], 0.0, x1 - x0, y1 - y0, -x0, -y0, scale, origin=(minx, miny)))
+    assert land_later is not None
+    land_shape = land_later.result()
     map_box = _place_blocks(blocks, (x0, y0, x1, y1), obstacles + label_boxes, land_shape, car)
 
     land = _land_rings(land_shape.intersection(box(*map_box)))
@@ -363,15 +376,10 @@ def _plan_routes(
         markers = np.concatenate([markers, shapely.buffer(shapely.points([(tk.x, tk.y) for tk in tokens]), [tk.r * 1.2 for tk in tokens], quad_segs=3)])
     marker_tree = STRtree(markers)
     unit = space_length * space_width
-    # The spaces of every candidate of every bundle, made at once (one array, then split per candidate).
+    # The spaces of every candidate of every bundle, made at once: those of candidate k are the counts[k] after
+    # those of the candidates before it.
     counts = laid.counts
     flat = laid.rectangles(space_length, space_width * 1.1)
-    pieces = np.split(flat, np.cumsum(counts)[:-1]) if len(counts) else []
-    cand_polys: list[list[np.ndarray]] = []
-    k = 0
-    for opts in options:
-        cand_polys.append(pieces[k:k + len(opts)])
-        k += len(opts)
 
     # The area of other places' markers (and goods tokens) each candidate covers, for all candidates in one query.
     cand_of = np.repeat(np.arange(len(counts)), counts)
@@ -397,7 +405,7 @@ def _plan_routes(
     base = [[(h / unit + 0.4 + 2.0 * (h > 0.05 * unit)) if h > 0.005 * unit else h / unit for h in hs] for hs in hits_of]
     chosen = [min(range(len(o)), key=lambda j, o=o, b=b: o[j][0] + b[j] * 10) for o, b in zip(options, base)]
     # Every pair of candidates of two routes whose spaces touch, with the area shared and the spaces badly covered.
-    pair_cost = _candidate_pairs(cand_polys, unit)
+    pair_cost = _candidate_pairs(flat, counts, [len(o) for o in options], unit)
 
     def cost(g: int, j: int, skip: int = -1) -> float:
         clash = sum(c for (g2, j2), c in pair_cost.get((g, j), {}).items() if g2 != skip and chosen[g2] == j2)
@@ -475,8 +483,9 @@ def _untangle(board, routes, places, tokens, car, clear, space_length, space_wid
 _SURE = 1e-9
 
 
-def _candidate_pairs(cand_polys: list[list[np.ndarray]], unit: float) -> dict[tuple[int, int], dict[tuple[int, int], float]]:
-    """(route, candidate) -> {(other route, its candidate): cost of taking both}.
+def _candidate_pairs(flat: np.ndarray, counts: np.ndarray, per_route: list[int], unit: float) -> dict[tuple[int, int], dict[tuple[int, int], float]]:
+    """(route, candidate) -> {(other route, its candidate): cost of taking both}: `flat` the spaces of every
+    candidate, `counts[k]` of them of the k-th candidate, `per_route[g]` candidates of route g, one after the other.
 
     The cost is three times the shared area in spaces plus, for every pair of spaces,
     a step for each threshold their overlap passes: 0.5 above 3% of a space, 1 above
@@ -484,13 +493,12 @@ def _candidate_pairs(cand_polys: list[list[np.ndarray]], unit: float) -> dict[tu
     one players can misread, so it outweighs any bow). It is symmetric, so choosing
     the best candidate route by route never makes the total worse.
     """
-    polys = [ps for cps in cand_polys for ps in cps]
-    counts = np.array([len(ps) for ps in polys], dtype=np.int64)
+    counts = np.asarray(counts, dtype=np.int64)
     if not len(counts) or not counts.sum():
         return {}
-    flat = np.concatenate(polys)
-    gid = np.repeat(np.repeat(np.arange(len(cand_polys)), [len(cps) for cps in cand_polys]), counts)
-    cid = np.repeat(np.concatenate([np.arange(len(cps)) for cps in cand_polys]), counts)
+    groups = len(per_route)
+    gid = np.repeat(np.repeat(np.arange(groups), per_route), counts)
+    cid = np.repeat(np.arange(len(counts)) - np.repeat(np.cumsum(per_route) - per_route, per_route), counts)
     # The pairs of different routes' spaces whose boxes meet (most pairs of boxes are two candidates of one
     # route), in the order a query of the index finds them, and the area each pair shares. Only pairs that
     # intersect count: two spaces that do not share an area of 0 (they are left out below with the pairs that
@@ -512,7 +520,7 @@ def _candidate_pairs(cand_polys: list[list[np.ndarray]], unit: float) -> dict[tu
     qi, ti, costs = qi[pos], ti[pos], costs[pos]
     width = int(cid.max()) + 1
     ka, kb = gid[qi] * width + cid[qi], gid[ti] * width + cid[ti]
-    pairs, first, inverse = np.unique(ka * (len(cand_polys) * width) + kb, return_index=True, return_inverse=True)
+    pairs, first, inverse = np.unique(ka * (groups * width) + kb, return_index=True, return_inverse=True)
     sums = np.bincount(inverse.ravel(), weights=costs, minlength=len(pairs))
     order = np.argsort(first, kind="stable")  # the order the pairs were first met, as the dicts were filled
     a, b = ka[first[order]], kb[first[order]]
@@ -728,11 +736,15 @@ class Laid:
         if not batch:
             self._arrays_of_eager()
             return
-        width = max(len(specs[i][2]) for i in batch)
+        sizes = [len(specs[i][2]) for i in batch]
+        width = max(sizes)
         pts = np.full((len(batch), width, 2), np.nan)
-        npts = np.array([len(specs[i][2]) for i in batch], dtype=np.int64)
-        for r, i in enumerate(batch):
-            pts[r, : npts[r]] = specs[i][2]
+        npts = np.array(sizes, dtype=np.int64)
+        rows_of: dict[int, list[int]] = {}  # the lines of each number of points, copied in together
+        for r, size in enumerate(sizes):
+            rows_of.setdefault(size, []).append(r)
+        for size, rows in rows_of.items():
+            pts[rows, :size] = np.array([specs[batch[r]][2] for r in rows], dtype=float).reshape(len(rows), size, 2)
         seg = np.hypot(pts[:, 1:, 0] - pts[:, :-1, 0], pts[:, 1:, 1] - pts[:, :-1, 1])
         valid = np.arange(width - 1)[None, :] < (npts - 1)[:, None]
         # A line with repeated points is laid out one by one (Polyline drops them).
@@ -742,14 +754,15 @@ class Laid:
         cum[np.arange(width)[None, :] >= npts[:, None]] = np.inf
         spacing = space_width + track_gap
         # The tracks of each group of routes (the candidates of a route share it): (route, color, shift, spaces).
-        tracks_of: dict[int, tuple[list[tuple[Route, str, float, int]], int]] = {}
+        # With each: its spaces, and its tracks' spaces and shifts (the lists the loop below extends by).
+        tracks_of: dict[int, tuple[list[tuple[Route, str, float, int]], int, list[int], list[float]]] = {}
         trow, tn, tshift, tcurved = [], [], [], []  # one entry per track
         first = self._first.tolist()
         spaces_of = self.counts.tolist()
         q = 0
-        for r, i in enumerate(batch):
+        for r, i, again in zip(range(len(batch)), batch, repeated.tolist()):
             key, members, line, shape = specs[i]
-            if repeated[r]:
+            if again:
                 self._eager(i, car, clear, space_width, track_gap)
                 continue
             known = tracks_of.get(id(members))
@@ -757,15 +770,15 @@ class Laid:
                 tracks_spec = [(rt, c) for rt in members for c in rt.tracks]
                 count = len(tracks_spec)
                 tracks = [(route, color, ((count - 1) / 2 - k) * spacing, route.length) for k, (route, color) in enumerate(tracks_spec)]
-                known = tracks_of[id(members)] = (tracks, sum(t[3] for t in tracks))
-            tracks, n_spaces = known
+                known = tracks_of[id(members)] = (tracks, sum(t[3] for t in tracks), [t[3] for t in tracks], [t[2] for t in tracks])
+            tracks, n_spaces, ns, shifts = known
             first[i] = q
             spaces_of[i] = n_spaces
             q += n_spaces
-            self._tracks[i] = list(tracks)
+            self._tracks[i] = tracks  # shared by the layouts of one group, never changed
             trow += [r] * len(tracks)
-            tn += [t[3] for t in tracks]
-            tshift += [t[2] for t in tracks]
+            tn += ns
+            tshift += shifts
             tcurved += [shape != "straight"] * len(tracks)
         self._first = np.array(first, dtype=np.int64)
         self.counts = np.array(spaces_of, dtype=np.int64)

@@ -71,8 +71,10 @@ class Pen:
         return g
 
     def rect(self, parent: Any, x: float, y: float, w: float, h: float, r: float = 0.0, **attrs: Any) -> Any:
+        """A rectangle added to `parent` (with `parent` None, only made)."""
         el = Leaf("rect", attrs, x=n(x), y=n(y), width=n(w), height=n(h), rx=n(r) if r else None)
-        parent.add(el)
+        if parent is not None:
+            parent.add(el)
         return el
 
     def circle(self, parent: Any, cx: float, cy: float, r: float, **attrs: Any) -> Any:
@@ -149,8 +151,17 @@ class Leaf:
 
     def __init__(self, name: str, attrs: dict[str, Any], **own: Any):
         self.elementname = name
-        self.attribs = {k.rstrip("_").replace("_", "-"): v for k, v in _attrs(attrs).items()}
+        self.attribs = {_NAMES.get(k) or _name(k): v for k, v in _attrs(attrs).items()}
         self.attribs.update((k, v) for k, v in own.items() if v is not None)
+
+    @classmethod
+    def of(cls, name: str, attribs: dict[str, Any]) -> Leaf:
+        """An element with these attributes, already as written (names with '-', numbers as text): for many
+        elements alike, one made with `Leaf(...)` and copied with what differs."""
+        leaf = cls.__new__(cls)
+        leaf.elementname = name
+        leaf.attribs = attribs
+        return leaf
 
     def __setitem__(self, key: str, value: Any) -> None:
         self.attribs[key] = value
@@ -159,13 +170,22 @@ class Leaf:
         return self.attribs[key]
 
     def get_xml(self) -> Any:
-        xml = etree.Element(self.elementname)
+        attrib = {}
         for attribute, value in sorted(self.attribs.items()):
             if value is not None:
                 value = str(value)
                 if value:
-                    xml.set(attribute, value)
-        return xml
+                    attrib[attribute] = value
+        return etree.Element(self.elementname, attrib)
+
+
+#: Keyword -> attribute name (`stroke_width` -> `stroke-width`, `class_` -> `class`), as each is first met.
+_NAMES: dict[str, str] = {}
+
+
+def _name(keyword: str) -> str:
+    name = _NAMES[keyword] = keyword.rstrip("_").replace("_", "-")
+    return name
 
 
 def _attrs(attrs: dict[str, Any]) -> dict[str, Any]:
