@@ -44,6 +44,30 @@ def pytest_collection_modifyitems(items: list) -> None:
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
+GOLDEN = ROOT / "tests" / "golden"
+
+
+def assert_golden(name: str, text: str) -> None:
+    """`text` is the file `name` of tests/golden/ (TTR_UPDATE_GOLDEN=1 writes it instead: review the diff)."""
+    path = GOLDEN / name
+    if os.environ.get("TTR_UPDATE_GOLDEN") == "1":
+        path.write_text(text, encoding="utf-8", newline="\n")
+        return
+    again = "TTR_UPDATE_GOLDEN=1 python -m pytest tests/test_render_golden.py tests/test_print.py"
+    if not path.exists():
+        pytest.fail(f"missing golden file {path}; create it with {again}")
+    expected = path.read_text(encoding="utf-8")
+    if text != expected:
+        exp_lines, got_lines = expected.splitlines(), text.splitlines()
+        first = next((i for i, (a, b) in enumerate(zip(exp_lines, got_lines)) if a != b), min(len(exp_lines), len(got_lines)))
+        pytest.fail(
+            f"{name} differs from the golden file at line {first + 1}:\n"
+            f"  golden: {exp_lines[first] if first < len(exp_lines) else '(end)'}\n"
+            f"  now:    {got_lines[first] if first < len(got_lines) else '(end)'}\n"
+            f"If the change is intended: {again}, then review the diff."
+        )
+
+
 @functools.cache
 def player_range(variant: Path) -> tuple[int, int]:
     """The fewest and the most players `variant` allows, read once per test process. Test modules parametrize on

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import re
 import shutil
 import subprocess
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import MAPS, ROOT
+from conftest import MAPS, ROOT, assert_golden
 from ttr_maps.cli.main import cli
 from ttr_maps.load import load_variant
 from ttr_maps.model.board import Board
@@ -28,9 +29,14 @@ BUNDLED = sorted(MAPS.glob("*/*.yaml")) + sorted((ROOT / "examples").glob("*.yam
 @functools.cache
 def usa_pdf(opts: PrintOptions) -> PrintResult:
     """The USA game printed with `opts`, built once per test process for the tests that read the same PDF
-    (a build lays the board out and draws every page: half a minute under load)."""
+    (a build lays the board out and draws every page: two seconds of CPU, half a minute under load)."""
     variant, board = load_variant(MAPS / "variants" / "usa.yaml")
     return build_pdf(board, variant, opts)
+
+
+# The whole game at 24 mm cars (the default) on A4 and on Letter: the golden files' tiling, the pages, the sheets.
+USA_A4 = PrintOptions(paper="a4", car_mm=24.0)
+USA_LETTER = PrintOptions(paper="letter", car_mm=24.0)
 
 
 def _page_count(pdf: bytes) -> int:
@@ -73,8 +79,11 @@ def test_orientation_with_fewer_pages_wins_and_a_small_board_is_one_page():
 
 
 def test_pdf_has_the_cover_the_tiles_the_card_sheets_and_the_rules(tmp_path):
+    from ttr_maps.render import plan_board
+    from ttr_maps.render.plan import BoardOptions
+
     variant, board = load_variant(MAPS / "variants" / "usa.yaml")
-    result = build_pdf(board, variant, PrintOptions(paper="a4", car_mm=24.0))
+    result = usa_pdf(USA_A4)
     pdf = result.pdf
     assert pdf.startswith(b"%PDF")
     assert _page_count(pdf) == sum(result.pages.values())
@@ -86,8 +95,17 @@ def test_pdf_has_the_cover_the_tiles_the_card_sheets_and_the_rules(tmp_path):
     assert result.tiling.orientation == "landscape"
     sizes = _page_sizes(pdf)
     assert [(round(_mm(w)), round(_mm(h))) for w, h in sizes] == [(210, 297)] + [(297, 210)] * len(result.tiling.tiles)
-    # The board is printed at the asked scale: 24 mm cars.
-    assert result.tiling.board_w == pytest.approx(build_pdf(board, variant, PrintOptions(car_mm=12.0, parts=("board",))).tiling.board_w * 2, rel=0.02)
+    # The board is printed at the asked scale: 24 mm cars, twice the board laid out (as print lays it out) at 12 mm.
+    at_12 = plan_board(board, variant, BoardOptions(car_mm=12.0, pdf_text=True))
+    assert result.tiling.board_w == pytest.approx(at_12.width * 2, rel=0.02)
+
+
+@pytest.mark.parametrize("opts", [USA_A4, USA_LETTER], ids=["a4", "letter"])
+def test_usa_pages_and_tiling_are_the_golden_files(opts):
+    """The pages of each part and where each board page's part of the board lies (tests/golden/usa-tiling-*.json)."""
+    result = usa_pdf(opts)
+    record = {"pages": result.pages, "tiling": result.tiling.as_dict()}
+    assert_golden(f"usa-tiling-{opts.paper}-24mm.json", json.dumps(record, indent=1, sort_keys=True) + "\n")
 
 
 def test_the_board_is_written_once_however_many_pages_show_it():
@@ -106,8 +124,7 @@ def test_the_board_is_written_once_however_many_pages_show_it():
 
 def test_pdf_is_the_same_bytes_for_the_same_input():
     variant, board = load_variant(MAPS / "variants" / "usa.yaml")  # loaded again: a fresh build of its own
-    opts = PrintOptions(parts=("board", "tickets"), car_mm=24.0)
-    assert build_pdf(board, variant, opts).pdf == usa_pdf(opts).pdf
+    assert build_pdf(board, variant, USA_A4).pdf == usa_pdf(USA_A4).pdf
 
 
 def test_card_size_and_paper_change_the_sheets():
@@ -139,19 +156,24 @@ def test_cards_per_sheet(paper, size, per_sheet):
 def test_letter_sheets_hold_nine_poker_tickets():
     variant, board = load_variant(MAPS / "variants" / "usa.yaml")
     n = len(cards_for_tickets(board, variant))
-    letter = usa_pdf(PrintOptions(parts=("tickets",), paper="letter"))
-    assert letter.pages == {"tickets": -(-n // 9)}
+    letter = usa_pdf(USA_LETTER)
+    assert letter.pages["tickets"] == -(-n // 9)
 
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler-utils) is not installed")
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_card_sheet_names_print_clear_of_the_paper_edge(tmp_path, paper):
+@pytest.mark.parametrize("opts", [USA_A4, USA_LETTER], ids=["a4", "letter"])
+def test_card_sheet_names_print_clear_of_the_paper_edge(tmp_path, opts):
     """Most printers leave 4-6 mm blank: each sheet's name sits at least 6 mm from every edge (on Letter,
     whose bottom margin is 7.7 mm, it goes up the left margin)."""
-    pdf = tmp_path / "cards.pdf"
-    pdf.write_bytes(usa_pdf(PrintOptions(parts=("tickets",), paper=paper)).pdf)
-    out = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, check=True).stdout.decode()
+    result = usa_pdf(opts)
+    pdf = tmp_path / "game.pdf"
+    pdf.write_bytes(result.pdf)
+    first = result.pages["board"] + 1  # the ticket sheets follow the board's pages
+    last = first + result.pages["tickets"] - 1
+    out = subprocess.run(["pdftotext", "-f", str(first), "-l", str(last), "-bbox", str(pdf), "-"],
+                         capture_output=True, check=True).stdout.decode()
     pages = re.findall(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', out, re.S)
+    assert len(pages) == result.pages["tickets"]
     edge = 6 / 25.4 * 72
     for width, height, body in pages:
         words = re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">sheet<', body)
@@ -257,7 +279,7 @@ def test_printed_pages_show_the_board_the_marks_and_the_cards(tmp_path):
     import numpy as np
     from PIL import Image
 
-    result = usa_pdf(PrintOptions(parts=("board", "tickets"), car_mm=24.0))
+    result = usa_pdf(USA_A4)
     pdf = tmp_path / "g.pdf"
     pdf.write_bytes(result.pdf)
     # Every page renders (in small: at 72 dpi the 17 pages took 3 s of CPU); the two looked at are rendered at 72 dpi.
