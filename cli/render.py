@@ -43,7 +43,7 @@ def command(file: str, output: str, cards: str | None, ticket_id: str | None, ca
     from ttr_maps.fileio import OutputError, check_output, write_output
     from ttr_maps.limits import DRAWING, refusal
     from ttr_maps.load import load
-    from ttr_maps.render import BoardOptions, card_context, cards_for, plan_board, render_board, render_card, render_card_sheet
+    from ttr_maps.render import BoardOptions, render_board
 
     # Standard output and devices (/dev/null) get SVG; a file gets the format its extension names.
     device = output == "-" or not output.strip() or (os.path.exists(output) and not os.path.isfile(output) and not os.path.isdir(output))
@@ -74,8 +74,10 @@ def command(file: str, output: str, cards: str | None, ticket_id: str | None, ca
     if ticket_id is not None and not ticket_id.strip():
         raise click.UsageError("--ticket needs the ticket's two place ids, e.g. --ticket boston-miami")
     opts = BoardOptions(car_mm=car_mm, colorblind=colorblind, shadows=shadows, score_track=score_track, legend=legend)
-    plan = plan_board(board, variant, opts) if suffix != ".pdf" and (cards or ticket_id) else None
     if cards or ticket_id:
+        from ttr_maps.render import card_context, cards_for, plan_board, render_card, render_card_sheet
+
+        plan = plan_board(board, variant, opts)
         ctx = card_context(plan, card_size)
         if ticket_id:
             every = cards_for(ctx, parts=("tickets",))

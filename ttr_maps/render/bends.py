@@ -76,8 +76,8 @@ class Obstacles:
         self.plan = plan
         self.car_area = plan.space_length * plan.space_width
         cars = cars if cars is not None else DrawnCars.of(plan)
-        cuts = np.searchsorted(cars.route, np.arange(1, len(plan.routes)), side="left")
-        self._cars: list[np.ndarray] = list(np.split(cars.polygons, cuts)) if len(plan.routes) else []
+        cuts = np.searchsorted(cars.route, np.arange(len(plan.routes) + 1), side="left").tolist()
+        self._cars: list[np.ndarray] = [cars.polygons[a:b] for a, b in zip(cuts, cuts[1:])]  # as np.split makes them
         polys, kinds, owners = [], [], []
         markers = shapely.buffer(shapely.points([(pp.x, pp.y) for pp in plan.places]), [pp.radius for pp in plan.places], quad_segs=8)
         polys += list(markers)
@@ -112,6 +112,7 @@ class Obstacles:
         self._stale = np.zeros(len(self._cars), dtype=bool)  # routes redrawn since the index was built
         self._fresh: dict[int, np.ndarray] = {}
         self._fresh_index: tuple[np.ndarray, np.ndarray, STRtree] | None = None
+        self._hits: dict[int, list[Hit]] = {}  # `hits` of routes as drawn now, since the last `replace`
 
     def cars_of(self, group: int) -> np.ndarray:
         """The car polygons of route `group` as now drawn."""
@@ -123,6 +124,7 @@ class Obstacles:
         self._stale[group] = True
         self._fresh[group] = cars
         self._fresh_index = None
+        self._hits.clear()
         if len(self._fresh) >= self.REBUILD:
             self._index_cars()
 
@@ -169,8 +171,17 @@ class Obstacles:
         return qi[over], kind[over], owner[over], share[over]
 
     def hits(self, group: int, cars: np.ndarray | None = None) -> list[Hit]:
-        """What the cars `cars` (by default, as drawn now) of route `group` cover beyond the measure, the worst of each thing once."""
-        _, kind, owner, share = self._shares(group, self._cars[group] if cars is None else cars)
+        """What the cars `cars` (by default, as drawn now) of route `group` cover beyond the measure, the worst of each
+        thing once (the list is kept until a route is redrawn: do not change it)."""
+        if cars is None:
+            known = self._hits.get(group)
+            if known is None:
+                known = self._hits[group] = self._hits_of(group, self._cars[group])
+            return known
+        return self._hits_of(group, cars)
+
+    def _hits_of(self, group: int, cars: np.ndarray) -> list[Hit]:
+        _, kind, owner, share = self._shares(group, cars)
         worst: dict[tuple[int, int], float] = {}
         for kd, ow, sh in zip(kind.tolist(), owner.tolist(), share.tolist()):
             worst[kd, ow] = max(worst.get((kd, ow), 0.0), sh)

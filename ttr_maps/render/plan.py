@@ -407,8 +407,10 @@ def _plan_routes(
     # Every pair of candidates of two routes whose spaces touch, with the area shared and the spaces badly covered.
     pair_cost = _candidate_pairs(flat, counts, [len(o) for o in options], unit)
 
+    none: dict[tuple[int, int], float] = {}
+
     def cost(g: int, j: int, skip: int = -1) -> float:
-        clash = sum(c for (g2, j2), c in pair_cost.get((g, j), {}).items() if g2 != skip and chosen[g2] == j2)
+        clash = sum([c for (g2, j2), c in pair_cost.get((g, j), none).items() if g2 != skip and chosen[g2] == j2])
         return options[g][j][0] + base[g][j] * 10 + clash
 
     # A route's costs depend only on the shapes of the routes its candidates touch: a route none of whose
@@ -431,7 +433,11 @@ def _plan_routes(
                 if len(opts) < 2 or not dirty[g]:
                     continue
                 dirty[g] = False
-                best = min(range(len(opts)), key=lambda j, g=g: (cost(g, j), j != chosen[g]))
+                # cost(g, j) of each j (the same sums, in the same order)
+                bg, now = base[g], chosen[g]
+                costs = [opts[j][0] + bg[j] * 10 + sum([c for (g2, j2), c in pair_cost.get((g, j), none).items() if chosen[g2] == j2])
+                         for j in range(len(opts))]
+                best = min(range(len(opts)), key=lambda j, costs=costs, now=now: (costs[j], j != now))
                 if best != chosen[g]:
                     chosen[g] = best
                     changed = True
