@@ -27,6 +27,9 @@ class Bot:
     # False: the bot never reads its view (random play); the runner then hands it a closed view (every read
     # raises) instead of building one per decision.
     reads_view = True
+    # True: the bot reads its legal actions only by len() and by index (a random choice); the runner then hands
+    # it state.legal_sequence(), which builds only the claim asked for, instead of the list of every claim.
+    index_only = False
     # Options a user may set (`--bot-option NAME.KEY=VALUE`): key -> what it sets. `configure` reads them.
     options: dict[str, str] = {}
 

@@ -9,7 +9,10 @@ class RandomBot(Bot):
     name = "random"
     description = "a uniformly random legal action"
     reads_view = False
+    index_only = True
 
     def act(self, view, legal):
-        # choice draws as randrange(len(legal)) does (both take _randbelow of the length), with less on the way
-        return self.rng.choice(legal) if len(legal) > 1 else legal[0]
+        # rng.choice(legal) is legal[rng._randbelow(len(legal))]: the same draw, taken here with one len() of the
+        # legal actions (a sequence whose len() is a Python call, engine/legal.py) instead of three.
+        n = len(legal)
+        return legal[self.rng._randbelow(n)] if n > 1 else legal[0]

@@ -119,6 +119,164 @@ def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list)
                 out.extend(r[j])
 
 
+def claim_segments(state: State, segs: list) -> int:
+    """legal_claims for legal.LegalActions: append the claims as segments, return how many claims they hold.
+
+    A coloured group's claims are its interned list (as legal_claims extends by). A gray group's are a tuple
+    (count, claims per open track, open-track mask, positions, game, group entry, cards per colour, wilds,
+    payments by cards held): how many, from a table of payments per cards held (_gray_counts), its claims
+    listed by gray_extend in legal_claims' order and the i-th made by gray_pick alone. Stand-in claims: a list.
+    """
+    p = state.current
+    game = state.game
+    hand = state.hands[p]
+    trains = state.trains[p]
+    gopen = state.group_open[p]
+    t = game.t
+    locos = hand[t.LOCO]
+    bigs = hand[t.BIG]
+    lists = game.claim_lists
+    nc = t.NC
+    shift = t.group_bits
+    colors = hand[:nc]
+    upto = t.groups_upto
+    cap = t.group_len_cap
+    if trains < cap:
+        cap = trains
+    wilds = locos + bigs
+    total = 0
+    c = -1
+    for have in colors:
+        c += 1
+        top = have + wilds
+        for gi, length, ferry, wk, g in upto[c][top if top < cap else cap]:
+            open_mask = gopen[gi]
+            if not open_mask:
+                continue
+            if wk == 2:
+                wild = wilds
+                cl = locos if locos < length else length
+                cb = bigs if bigs < length else length
+            elif wk:
+                wild = locos
+                cl = locos if locos < length else length
+                cb = 0
+            else:
+                wild = cl = cb = 0
+            if wild < ferry or have + wild < length:
+                continue
+            key = ((gi << 12 | (have if have < length else length) << 8 | cl << 4 | cb) << shift) | open_mask
+            acts = lists.get(key)
+            if acts is None:
+                acts = _colored_actions(game, key, g, c, have, length, ferry, cl, cb, open_mask)
+            if acts:
+                segs.append(acts)
+                total += len(acts)
+    if t.groups_by_color[nc]:
+        # The gray groups: per group, how many payments a colour's cards give (by cards held, capped at the
+        # length) and wilds alone; the claims themselves are made only when asked for (gray_pick).
+        best = max(colors) if nc else 0
+        top = best + wilds
+        if top > trains:
+            top = trains
+        if top > t.group_len_cap:
+            top = t.group_len_cap
+        counts = game.gray_counts
+        positions = game.open_positions
+        for e in t.groups_upto[nc][top]:
+            gi, length, ferry, wk, g = e
+            open_mask = gopen[gi]
+            if not open_mask:
+                continue
+            wild = wilds if wk == 2 else locos if wk else 0
+            if wild < ferry or best + wild < length:
+                continue
+            cl = (locos if locos < length else length) if wk else 0
+            cb = (bigs if bigs < length else length) if wk == 2 else 0
+            ckey = gi << 16 | cl << 8 | cb
+            tab = counts.get(ckey)
+            if tab is None:
+                tab = _gray_counts(game, ckey, length, ferry)
+            per = tab[-1]  # wilds alone
+            for h in colors:
+                per += tab[h if h < length else length]
+            if per:
+                n = open_mask.bit_count() * per
+                segs.append((n, per, open_mask, positions, game, e, colors, cl, cb, tab))
+                total += n
+    if t.stand_in_groups:
+        out: list = []
+        stand_ins.legal_claims(game, hand, trains, gopen, out)
+        if out:
+            segs.append(out)
+            total += len(out)
+    return total
+
+
+def gray_pick(seg: tuple, i: int) -> ClaimTrack:
+    """The i-th claim of a gray segment (claim_segments), in gray_extend's order: per open track, each colour's
+    payments (colours in order), then wilds alone."""
+    _, per, open_mask, positions, game, e, colors, cl, cb, tab = seg
+    q, i = divmod(i, per)
+    js = positions.get(open_mask)
+    if js is None:
+        js = _positions(positions, open_mask)
+    length = e[1]
+    k = 0
+    for h in colors:
+        if h > length:
+            h = length
+        n = tab[h]
+        if i < n:
+            return _gray_row(game, e, k, h, cl, cb)[js[q]][i]
+        i -= n
+        k += 1
+    return _gray_row(game, e, -1, 0, cl, cb)[js[q]][i]
+
+
+def gray_extend(seg: tuple, out: list) -> None:
+    """Append a gray segment's claims to `out`: per open track, each row's payments (as _claims_for)."""
+    _, _, open_mask, positions, game, e, colors, cl, cb, tab = seg
+    length = e[1]
+    capped = [h if h < length else length for h in colors]
+    rows = [_gray_row(game, e, k, h, cl, cb) for k, h in enumerate(capped) if tab[h]]
+    if tab[-1]:
+        rows.append(_gray_row(game, e, -1, 0, cl, cb))
+    js = positions.get(open_mask)
+    if js is None:
+        js = _positions(positions, open_mask)
+    for j in js:
+        for r in rows:
+            out.extend(r[j])
+
+
+def _gray_row(game, e: tuple, k: int, h: int, cl: int, cb: int) -> list[list[ClaimTrack]]:
+    """Per track of the gray group `e` (a Tables.groups_by_color entry), its claims paid with `h` cards of
+    colour `k` (-1: wilds alone), as _claims_for's rows (the same interned lists)."""
+    gi, length, ferry, wk, g = e
+    nc = game.t.NC
+    base = (gi * (nc + 1)) << 12 | cl << 4 | cb
+    rkey = base + (k << 12) | h << 8 if k >= 0 else base + (nc << 12)  # as _claims_for's keys
+    r = game.gray_rows.get(rkey)
+    if r is None:
+        r = _gray_rows(game, rkey, g, k, h, 1 if k >= 0 else 0, length, ferry, cl, cb)
+    return r
+
+
+def _gray_counts(game, ckey: int, length: int, ferry: int) -> tuple[int, ...]:
+    """For a gray group and the wilds that may pay there (`ckey`: group << 16 | locomotives << 8 | +4
+    locomotives, each capped at the length), how many payments a colour gives by the cards of it held (index
+    0 to the length: none for 0), and last how many wilds alone give; kept in game.gray_counts."""
+    cl = ckey >> 8 & 0xFF
+    cb = ckey & 0xFF
+    t = game.t
+    tab = [len(color_payments(t, 0, h, 1, length, ferry, cl, cb)) if h + cl + cb >= length else 0
+           for h in range(1, length + 1)]
+    alone = len(color_payments(t, -1, 0, 0, length, ferry, cl, cb)) if cl + cb >= length else 0
+    out = game.gray_counts[ckey] = (0, *tab, alone)
+    return out
+
+
 def _positions(positions: dict[int, tuple[int, ...]], mask: int) -> tuple[int, ...]:
     """The set bits of `mask`, lowest first (the open tracks of a group's mask); kept in `positions`."""
     if len(positions) > 200_000:

@@ -77,6 +77,7 @@ class Game:
         self.claim_cache: dict[tuple[int, int], ClaimTrack] = {}
         self.claim_lists: dict[int, list[ClaimTrack]] = {}
         self.gray_rows: dict[int, list[list[ClaimTrack]]] = {}
+        self.gray_counts: dict[int, tuple[int, ...]] = {}  # claims._gray_counts: payments by a colour's cards
         self.open_positions: dict[int, tuple[int, ...]] = {}
         self.claim_checked: dict[int, tuple] = {}  # id(claim) -> what claims.check_claim found of it alone
         self.ticket_cache: dict[tuple, DrawTickets] = {}
@@ -182,6 +183,7 @@ class State(state.State):
     # The rules (turns.py), as this class's methods.
     _deal = turns.deal
     legal_actions = turns.legal_actions
+    legal_sequence = turns.legal_sequence
     begin_second_draw = turns.begin_second_draw
     complete_claim = turns.complete_claim
     claim_done = turns.claim_done

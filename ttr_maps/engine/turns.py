@@ -9,6 +9,7 @@ class (state.py) and the mechanics never import this module, and it imports them
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import cards, claims, tickets
@@ -24,6 +25,7 @@ from .actions import (
 from .errors import R_PASS, IllegalAction
 from .events import Claimed
 from .first_player import first_player
+from .legal import LegalActions
 from .payments import discard_payment, take_payment
 from .phases import (
     PH_KEEP,
@@ -93,6 +95,31 @@ def legal_actions(s: State, payments: bool = True) -> list[Action]:
         if legal is not None:
             legal(s, out)
     return out
+
+
+def legal_sequence(s: State) -> Sequence[Action]:
+    """legal_actions(), as a sequence that builds a claim only when asked for it: at the start of a turn a
+    legal.LegalActions (the same actions, the same objects, in the same order), in other phases the list.
+
+    For callers that take one action by its index (a random choice): `len()` and `seq[i]` cost no list of
+    every claim with every payment. Any other read builds that list once (LegalActions.tolist).
+    """
+    if s.phase != PH_TURN:
+        return legal_actions(s)
+    draws: list[Action] = []
+    cards.legal_draws(s, draws, False)
+    segs: list = [draws] if draws else []
+    n = len(draws) + claims.claim_segments(s, segs)
+    rest: list[Action] = []
+    tickets.legal_draw(s, rest)
+    for legal in s.game.turn_legal:
+        legal(s, rest)
+    if rest:
+        segs.append(rest)
+        n += len(rest)
+    if not n:
+        return [PASS]
+    return LegalActions(segs, n)
 
 
 def begin_second_draw(s: State) -> None:

@@ -93,8 +93,8 @@ class GameRecorder:
         self._shortest = ticket_route_sets(game)
         # Per seat: the routes on a shortest path of any ticket it kept (a claim of one blocks that seat).
         self._on_paths: list[set[int]] = [set().union(*(self._shortest[k] for k in state.kept[p])) for p in range(n)]
-        self._events: list = []
-        state.events = self._events  # the engine tells what each action did (ttr_maps/engine/events.py)
+        self.events: list = []
+        state.events = self.events  # the engine tells what each action did (ttr_maps/engine/events.py)
 
     def before(self, a: Action) -> None:
         s = self.state
@@ -113,7 +113,7 @@ class GameRecorder:
             self.ticket_draws[s.current] += 1
 
     def after(self, a: Action) -> None:
-        events = self._events
+        events = self.events
         if not events:
             return
         t = self.state.t

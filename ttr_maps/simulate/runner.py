@@ -21,6 +21,8 @@ from ..engine.actions import ClaimTrack
 from ..engine.claims import RouteLegal
 from ..engine.errors import IllegalAction
 from ..engine.game import Game
+from ..engine.legal import LegalActions
+from ..engine.phases import PH_OVER
 from ..load import load_variant
 from ..model.board import Board
 from ..model.variant import Variant
@@ -114,6 +116,7 @@ def play_game(game: Game, bots: list[str], seed: int, index: int, observation: s
     opts = options_by_bot(bot_options)
     players = [make_bot(name, game, s, bot_seed(seed, s), opts.get(name)) for s, name in enumerate(bots)]
     full = [not b.route_level for b in players]
+    by_index = [b.index_only and not b.route_level for b in players]
     state = game.new_initial_state(seed)
     rec = GameRecorder(game, state, bots, seed, index)
     engine_view = observation == "engine"
@@ -123,9 +126,10 @@ def play_game(game: Game, bots: list[str], seed: int, index: int, observation: s
         if v is not None:
             v.close()
     actions = 0
-    while not state.is_terminal():
+    events = rec.events  # what each action did; `after` reads them (most actions, card draws, have none)
+    while state.phase != PH_OVER:
         p = state.current
-        legal = state.legal_actions(full[p])
+        legal = state.legal_sequence() if by_index[p] else state.legal_actions(full[p])
         if engine_view:
             a = players[p].act(ObservationView(game, state.observation(p)), legal)
         elif closed[p] is not None:
@@ -134,14 +138,16 @@ def play_game(game: Game, bots: list[str], seed: int, index: int, observation: s
             view = StateView(state, p)
             a = players[p].act(view, legal)
             view.close()
-        if a is None or not (any(map(is_, legal, repeat(a))) or _listed(a, legal)):
+        if a is None or not ((type(legal) is LegalActions and a is legal.last) or any(map(is_, legal, repeat(a)))
+                             or _listed(a, legal)):
             raise BotError(f"bot {bots[p]!r} (seat {p}) chose {a!r}, which is not legal here (game {index})")
         rec.before(a)
         try:
             state.apply(a)
         except IllegalAction as e:
             raise BotError(f"bot {bots[p]!r} (seat {p}) chose {a!r}, which is not legal here: {e} (game {index})") from None
-        rec.after(a)
+        if events:
+            rec.after(a)
         actions += 1
         if actions >= MAX_ACTIONS:
             rec.capped = True
