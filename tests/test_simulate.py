@@ -326,7 +326,7 @@ def test_cli_unreachable_scheduler_leaves_no_folder(tmp_path):
     folders it created, exit 1. Dask's own connect timeout setting shortens the wait from 30 s."""
     import dask.config
 
-    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+    with dask.config.set({"distributed.comm.timeouts.connect": "0.2s"}):
         out = tmp_path / "new" / "run"
         res = CliRunner().invoke(cli, ["simulate", PARIS, "-o", str(out), "-n", "2", "-q", "--scheduler", "tcp://127.0.0.1:1"])
         assert res.exit_code == 1 and "cannot use the Dask scheduler at tcp://127.0.0.1:1" in res.output
