@@ -17,7 +17,36 @@ import click
 from ttr_maps import __version__
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class _Commands(click.Group):
+    """The commands: a command's module is imported when the command is run (`ttr-maps render` needs none of the
+    others); all of them when they are listed (help, completion) or a name is not found. A command named NAME
+    is looked for in module NAME or NAME_cmd first (`import_cmd`: `import` is a keyword)."""
+
+    def _load(self, module: str) -> None:
+        command = getattr(importlib.import_module(f"{__package__}.{module}"), "command", None)
+        if isinstance(command, click.Command) and command.name not in self.commands:
+            self.add_command(command)
+
+    def _load_all(self) -> None:
+        for module in _modules():
+            self._load(module)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            known = _modules()
+            for module in (cmd_name, f"{cmd_name}_cmd"):
+                if module in known:
+                    self._load(module)
+            if cmd_name not in self.commands:
+                self._load_all()
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._load_all()
+        return super().list_commands(ctx)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="ttr-maps")
 def cli() -> None:
     """ttr-maps: design, check, render, play and simulate Ticket to Ride-style boards.
@@ -26,17 +55,10 @@ def cli() -> None:
     """
 
 
-def _register() -> None:
-    for info in sorted(pkgutil.iter_modules(importlib.import_module(__package__).__path__), key=lambda m: m.name):
-        if info.name in ("main", "options") or info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__package__}.{info.name}")
-        command = getattr(module, "command", None)
-        if isinstance(command, click.Command):
-            cli.add_command(command)
-
-
-_register()
+def _modules() -> list[str]:
+    """The modules of this package that may hold a command, by name."""
+    names = (info.name for info in pkgutil.iter_modules(importlib.import_module(__package__).__path__))
+    return sorted(name for name in names if name not in ("main", "options") and not name.startswith("_"))
 
 
 def main() -> None:

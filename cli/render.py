@@ -40,7 +40,15 @@ def command(file: str, output: str, cards: str | None, ticket_id: str | None, ca
     The same input always gives the same bytes. With --cards or --ticket, draw
     cards instead of the board (SVG only).
     """
+    import gc
+
     from ttr_maps.fileio import OutputError, check_output, write_output
+
+    if gc.isenabled():
+        # Laying a board out makes hundreds of thousands of objects that live to the end and next to no garbage
+        # cycles: the collector would look through them again and again for nothing (0.05 s on 1,000 places).
+        gc.disable()
+        click.get_current_context().call_on_close(gc.enable)
     from ttr_maps.limits import DRAWING, refusal
     from ttr_maps.load import load
     from ttr_maps.render import BoardOptions, render_board
