@@ -30,9 +30,10 @@ def _configs():
             yield pytest.param(path, n, id=f"{path.stem}-{n}p")
 
 
-def _same_at_every_turn(game: Game, games: int, seed: int) -> int:
-    """Play seeded random games; at every decision the sequence equals the list, index by index. Turns seen."""
-    turns = 0
+def _same_at_every_turn(game: Game, games: int, seed: int) -> tuple[int, int]:
+    """Play seeded random games; at every decision the sequence equals the list, index by index. (Decisions,
+    those with the claims kept lazily.)"""
+    turns = lazy = 0
     for i in range(games):
         rng = random.Random(seed * 1000 + i)
         state = game.new_initial_state(seed * 7919 + i)
@@ -40,29 +41,35 @@ def _same_at_every_turn(game: Game, games: int, seed: int) -> int:
             listed = state.legal_actions()
             seq = state.legal_sequence()
             assert len(seq) == len(listed)
+            turns += 1
             if isinstance(seq, LegalActions):
-                turns += 1
+                lazy += 1
                 for k in range(len(listed)):  # the very objects, by index, without the list built
                     assert seq[k] is listed[k]
                 assert seq._list is None
                 assert seq.tolist() == listed
-            else:  # other phases: the list itself
-                assert seq == listed
+            else:  # other phases, and turns without gray claims: the list itself
+                assert type(seq) is list and seq == listed
             state.apply(listed[rng.randrange(len(listed))])
-    return turns
+    return turns, lazy
+
+
+def _checked(game: Game, games: int, seed: int) -> None:
+    turns, lazy = _same_at_every_turn(game, games, seed)
+    assert turns > 0
+    if game.variant.name in ("USA", "Europe", "Märklin"):  # many gray routes: claims kept lazily were met
+        assert lazy > turns / 10
 
 
 @pytest.mark.parametrize("path,players", list(_configs()))
 def test_sequence_is_the_list_at_every_turn(path, players):
-    game = Game.from_file(path, players)
-    assert _same_at_every_turn(game, 2, 1) > 0
+    _checked(Game.from_file(path, players), 2, 1)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path,players", list(_configs()))
 def test_sequence_is_the_list_over_many_games(path, players):
-    game = Game.from_file(path, players)
-    assert _same_at_every_turn(game, 12, 2) > 0
+    _checked(Game.from_file(path, players), 12, 2)
 
 
 def _a_turn_with_claims(game: Game, seed: int = 3):

@@ -119,13 +119,15 @@ def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list)
                 out.extend(r[j])
 
 
-def claim_segments(state: State, segs: list) -> int:
-    """legal_claims for legal.LegalActions: append the claims as segments, return how many claims they hold.
+def claim_segments(state: State, out: list) -> tuple[list, int] | None:
+    """legal_claims for legal.LegalActions: the coloured groups' claims appended to `out` (as legal_claims
+    does), the gray groups' kept as segments. None when there are no gray claims (stand-in claims then
+    appended to `out` too); else (segments, how many claims they hold), the stand-in claims a list segment
+    at their end.
 
-    A coloured group's claims are its interned list (as legal_claims extends by). A gray group's are a tuple
-    (count, claims per open track, open-track mask, positions, game, group entry, cards per colour, wilds,
-    payments by cards held): how many, from a table of payments per cards held (_gray_counts), its claims
-    listed by gray_extend in legal_claims' order and the i-th made by gray_pick alone. Stand-in claims: a list.
+    A gray group's segment is a tuple (count, claims per open track, open-track mask, positions, game, group
+    entry, cards per colour, wilds, payments by cards held): how many, from a table of payments per cards held
+    (_gray_counts), its claims listed by gray_extend in legal_claims' order and the i-th made by gray_pick alone.
     """
     p = state.current
     game = state.game
@@ -144,6 +146,7 @@ def claim_segments(state: State, segs: list) -> int:
     if trains < cap:
         cap = trains
     wilds = locos + bigs
+    segs = None
     total = 0
     c = -1
     for have in colors:
@@ -169,9 +172,7 @@ def claim_segments(state: State, segs: list) -> int:
             acts = lists.get(key)
             if acts is None:
                 acts = _colored_actions(game, key, g, c, have, length, ferry, cl, cb, open_mask)
-            if acts:
-                segs.append(acts)
-                total += len(acts)
+            out.extend(acts)
     if t.groups_by_color[nc]:
         # The gray groups: per group, how many payments a colour's cards give (by cards held, capped at the
         # length) and wilds alone; the claims themselves are made only when asked for (gray_pick).
@@ -202,15 +203,20 @@ def claim_segments(state: State, segs: list) -> int:
                 per += tab[h if h < length else length]
             if per:
                 n = open_mask.bit_count() * per
+                if segs is None:
+                    segs = []
                 segs.append((n, per, open_mask, positions, game, e, colors, cl, cb, tab))
                 total += n
     if t.stand_in_groups:
-        out: list = []
-        stand_ins.legal_claims(game, hand, trains, gopen, out)
-        if out:
-            segs.append(out)
-            total += len(out)
-    return total
+        if segs is None:
+            stand_ins.legal_claims(game, hand, trains, gopen, out)
+        else:
+            more: list = []
+            stand_ins.legal_claims(game, hand, trains, gopen, more)
+            if more:
+                segs.append(more)
+                total += len(more)
+    return None if segs is None else (segs, total)
 
 
 def gray_pick(seg: tuple, i: int) -> ClaimTrack:

@@ -98,28 +98,43 @@ def legal_actions(s: State, payments: bool = True) -> list[Action]:
 
 
 def legal_sequence(s: State) -> Sequence[Action]:
-    """legal_actions(), as a sequence that builds a claim only when asked for it: at the start of a turn a
-    legal.LegalActions (the same actions, the same objects, in the same order), in other phases the list.
+    """legal_actions(), as a sequence that builds a claim only when asked for it: at the start of a turn with
+    gray claims a legal.LegalActions (the same actions, the same objects, in the same order), else the list.
 
     For callers that take one action by its index (a random choice): `len()` and `seq[i]` cost no list of
-    every claim with every payment. Any other read builds that list once (LegalActions.tolist).
+    every gray claim with every payment. Any other read builds that list once (LegalActions.tolist).
     """
-    if s.phase != PH_TURN:
+    ph = s.phase
+    if ph != PH_TURN:
+        if ph == PH_SECOND:
+            draws: list[Action] = []
+            cards.legal_draws(s, draws, True)
+            return draws
         return legal_actions(s)
-    draws: list[Action] = []
-    cards.legal_draws(s, draws, False)
-    segs: list = [draws] if draws else []
-    n = len(draws) + claims.claim_segments(s, segs)
-    rest: list[Action] = []
-    tickets.legal_draw(s, rest)
-    for legal in s.game.turn_legal:
+    out: list[Action] = []
+    cards.legal_draws(s, out, False)
+    gray = claims.claim_segments(s, out)
+    game = s.game
+    rest: list[Action] = out if gray is None else []
+    if game.draw_mix:
+        tickets.legal_draw(s, rest)
+    else:
+        piles = s.piles
+        for name in game.draw_piles:  # tickets.legal_draw without a mix, inlined
+            if piles.get(name):
+                rest.append(game.draw_tickets_plain)
+                break
+    for legal in game.turn_legal:
         legal(s, rest)
+    if gray is None:  # every claim listed: the list
+        if not out:
+            out.append(PASS)
+        return out
+    segs, n = gray
+    segs.insert(0, out)
     if rest:
         segs.append(rest)
-        n += len(rest)
-    if not n:
-        return [PASS]
-    return LegalActions(segs, n)
+    return LegalActions(segs, n + len(out) + len(rest))
 
 
 def begin_second_draw(s: State) -> None:
