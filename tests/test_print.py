@@ -34,6 +34,16 @@ def usa_pdf(opts: PrintOptions) -> PrintResult:
     return build_pdf(board, variant, opts)
 
 
+@functools.cache
+def usa_plan_at_12mm():
+    """The USA board laid out at 12 mm cars as print lays it out (half the size of the printed tests' 24 mm)."""
+    from ttr_maps.render import plan_board
+    from ttr_maps.render.plan import BoardOptions
+
+    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
+    return plan_board(board, variant, BoardOptions(car_mm=12.0, pdf_text=True))
+
+
 # The whole game at 24 mm cars (the default) on A4 and on Letter: the golden files' tiling, the pages, the sheets.
 USA_A4 = PrintOptions(paper="a4", car_mm=24.0)
 USA_LETTER = PrintOptions(paper="letter", car_mm=24.0)
@@ -79,10 +89,6 @@ def test_orientation_with_fewer_pages_wins_and_a_small_board_is_one_page():
 
 
 def test_pdf_has_the_cover_the_tiles_the_card_sheets_and_the_rules(tmp_path):
-    from ttr_maps.render import plan_board
-    from ttr_maps.render.plan import BoardOptions
-
-    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
     result = usa_pdf(USA_A4)
     pdf = result.pdf
     assert pdf.startswith(b"%PDF")
@@ -96,8 +102,7 @@ def test_pdf_has_the_cover_the_tiles_the_card_sheets_and_the_rules(tmp_path):
     sizes = _page_sizes(pdf)
     assert [(round(_mm(w)), round(_mm(h))) for w, h in sizes] == [(210, 297)] + [(297, 210)] * len(result.tiling.tiles)
     # The board is printed at the asked scale: 24 mm cars, twice the board laid out (as print lays it out) at 12 mm.
-    at_12 = plan_board(board, variant, BoardOptions(car_mm=12.0, pdf_text=True))
-    assert result.tiling.board_w == pytest.approx(at_12.width * 2, rel=0.02)
+    assert result.tiling.board_w == pytest.approx(usa_plan_at_12mm().width * 2, rel=0.02)
 
 
 @pytest.mark.parametrize("opts", [USA_A4, USA_LETTER], ids=["a4", "letter"])
@@ -154,8 +159,7 @@ def test_cards_per_sheet(paper, size, per_sheet):
 
 
 def test_letter_sheets_hold_nine_poker_tickets():
-    variant, board = load_variant(MAPS / "variants" / "usa.yaml")
-    n = len(cards_for_tickets(board, variant))
+    n = len(cards_for_tickets(usa_plan_at_12mm()))
     letter = usa_pdf(USA_LETTER)
     assert letter.pages["tickets"] == -(-n // 9)
 
@@ -182,11 +186,11 @@ def test_card_sheet_names_print_clear_of_the_paper_edge(tmp_path, opts):
         assert x0 >= edge and y0 >= edge and x1 <= float(width) - edge and y1 <= float(height) - edge
 
 
-def cards_for_tickets(board, variant):
-    from ttr_maps.render import card_context, cards_for, plan_board
-    from ttr_maps.render.plan import BoardOptions
+def cards_for_tickets(plan):
+    """The ticket cards of the board `plan` lays out (one a ticket, whatever the board's size)."""
+    from ttr_maps.render import card_context, cards_for
 
-    return cards_for(card_context(plan_board(board, variant, BoardOptions()), "poker"), parts=("tickets",))
+    return cards_for(card_context(plan, "poker"), parts=("tickets",))
 
 
 def test_the_pdf_font_covers_latin_greek_and_cyrillic_and_marks_the_rest():
