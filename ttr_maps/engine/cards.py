@@ -201,7 +201,7 @@ def legal_draws(state: State, out: list, second: bool) -> None:
         out.append(BLIND)
     fu = state.face_up
     loco = state.t.LOCO if (second and state.face_up_loco_rule) else -2
-    if fu and min(fu) >= 0 and (loco == -2 or loco not in fu):  # every slot full and takeable: the usual row
+    if fu and -1 not in fu and (loco == -2 or loco not in fu):  # every slot full (-1: empty) and takeable: the usual row
         out.extend(_FACE_UP_ROWS[len(fu)])
         return
     for i, k in enumerate(fu):
@@ -216,7 +216,8 @@ def can_draw_second(state: State) -> bool:
     return any(k >= 0 and k != loco for k in state.face_up)
 
 
-def apply_draw_face_up(state: State, action: DrawFaceUp, second: bool) -> None:
+def apply_draw_face_up(state: State, action: DrawFaceUp, second: bool = False) -> None:
+    """The handler of DrawFaceUp: the first card of a turn, or with `second` the second."""
     slot = action.slot
     fu = state.face_up
     if not isinstance(slot, int) or not 0 <= slot < len(fu):
@@ -236,7 +237,8 @@ def apply_draw_face_up(state: State, action: DrawFaceUp, second: bool) -> None:
         state.begin_second_draw()
 
 
-def apply_draw_blind(state: State, second: bool) -> None:
+def apply_draw_blind(state: State, action: DrawBlind | None = None, second: bool = False) -> None:
+    """The handler of DrawBlind: the first card of a turn, or with `second` the second."""
     kind = draw_top(state)
     if kind < 0:
         raise IllegalAction("the deck and the discards are both empty", R_DRAW)

@@ -255,20 +255,12 @@ def _next_setup_seat(s: State) -> None:
 
 
 # ---------------------------------------------------------------------- dispatch
-def _draw_face_up(s: State, a: DrawFaceUp) -> None:
-    cards.apply_draw_face_up(s, a, False)
-
-
 def _draw_face_up_second(s: State, a: DrawFaceUp) -> None:
     cards.apply_draw_face_up(s, a, True)
 
 
-def _draw_blind(s: State, a: DrawBlind) -> None:
-    cards.apply_draw_blind(s, False)
-
-
 def _draw_blind_second(s: State, a: DrawBlind) -> None:
-    cards.apply_draw_blind(s, True)
+    cards.apply_draw_blind(s, a, True)
 
 
 def _claim(s: State, a: ClaimTrack) -> None:
@@ -297,8 +289,8 @@ def _pass(s: State, a: Pass) -> None:
 
 
 _BY_PAIR: dict[tuple[int, type], Any] = {
-    (PH_TURN, DrawFaceUp): _draw_face_up,
-    (PH_TURN, DrawBlind): _draw_blind,
+    (PH_TURN, DrawFaceUp): cards.apply_draw_face_up,  # the first card of a turn: their `second` is False
+    (PH_TURN, DrawBlind): cards.apply_draw_blind,
     (PH_TURN, ClaimTrack): _claim,
     (PH_TURN, DrawTickets): _draw_tickets,
     (PH_TURN, Pass): _pass,
