@@ -38,40 +38,10 @@ def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list)
     t = game.t
     locos = hand[t.LOCO]
     bigs = hand[t.BIG]
-    lists = game.claim_lists
     nc = t.NC
-    shift = t.group_bits
     colors = hand[:nc]
-    upto = t.groups_upto
-    cap = t.group_len_cap
-    if trains < cap:
-        cap = trains
     wilds = locos + bigs
-    c = -1
-    for have in colors:
-        c += 1
-        top = have + wilds
-        for gi, length, ferry, wk, g in upto[c][top if top < cap else cap]:
-            open_mask = gopen[gi]
-            if not open_mask:
-                continue
-            if wk == 2:
-                wild = wilds
-                cl = locos if locos < length else length
-                cb = bigs if bigs < length else length
-            elif wk:
-                wild = locos
-                cl = locos if locos < length else length
-                cb = 0
-            else:
-                wild = cl = cb = 0
-            if wild < ferry or have + wild < length:
-                continue
-            key = ((gi << 12 | (have if have < length else length) << 8 | cl << 4 | cb) << shift) | open_mask
-            acts = lists.get(key)
-            if acts is None:
-                acts = _colored_actions(game, key, g, c, have, length, ferry, cl, cb, open_mask)
-            out.extend(acts)
+    _colored_claims(game, colors, locos, bigs, trains, gopen, out)
     if not t.groups_by_color[nc]:
         return
     # The gray groups: for each open track, the payments of each colour held, then those in wilds alone.
@@ -119,35 +89,17 @@ def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list)
                 out.extend(r[j])
 
 
-def claim_segments(state: State, out: list) -> tuple[list, int] | None:
-    """legal_claims for legal.LegalActions: the coloured groups' claims appended to `out` (as legal_claims
-    does), the gray groups' kept as segments. None when there are no gray claims (stand-in claims then
-    appended to `out` too); else (segments, how many claims they hold), the stand-in claims a list segment
-    at their end.
-
-    A gray group's segment is a tuple (count, claims per open track, open-track mask, positions, game, group
-    entry, cards per colour, wilds, payments by cards held): how many, from a table of payments per cards held
-    (_gray_counts), its claims listed by gray_extend in legal_claims' order and the i-th made by gray_pick alone.
-    """
-    p = state.current
-    game = state.game
-    hand = state.hands[p]
-    trains = state.trains[p]
-    gopen = state.group_open[p]
+def _colored_claims(game, colors: list[int], locos: int, bigs: int, trains: int, gopen: list[int], out: list) -> None:
+    """The claims of the coloured groups for a hand's cards per colour and wilds, appended to `out` colour by
+    colour (legal_claims' order; shared by _claims_for and claim_segments)."""
     t = game.t
-    locos = hand[t.LOCO]
-    bigs = hand[t.BIG]
     lists = game.claim_lists
-    nc = t.NC
     shift = t.group_bits
-    colors = hand[:nc]
     upto = t.groups_upto
     cap = t.group_len_cap
     if trains < cap:
         cap = trains
     wilds = locos + bigs
-    segs = None
-    total = 0
     c = -1
     for have in colors:
         c += 1
@@ -173,6 +125,32 @@ def claim_segments(state: State, out: list) -> tuple[list, int] | None:
             if acts is None:
                 acts = _colored_actions(game, key, g, c, have, length, ferry, cl, cb, open_mask)
             out.extend(acts)
+
+
+def claim_segments(state: State, out: list) -> tuple[list, int] | None:
+    """legal_claims for legal.LegalActions: the coloured groups' claims appended to `out` (as legal_claims
+    does), the gray groups' kept as segments. None when there are no gray claims (stand-in claims then
+    appended to `out` too); else (segments, how many claims they hold), the stand-in claims a list segment
+    at their end.
+
+    A gray group's segment is a tuple (count, claims per open track, open-track mask, positions, game, group
+    entry, cards per colour, wilds, payments by cards held): how many, from a table of payments per cards held
+    (_gray_counts), its claims listed by gray_extend in legal_claims' order and the i-th made by gray_pick alone.
+    """
+    p = state.current
+    game = state.game
+    hand = state.hands[p]
+    trains = state.trains[p]
+    gopen = state.group_open[p]
+    t = game.t
+    locos = hand[t.LOCO]
+    bigs = hand[t.BIG]
+    nc = t.NC
+    colors = hand[:nc]
+    wilds = locos + bigs
+    segs = None
+    total = 0
+    _colored_claims(game, colors, locos, bigs, trains, gopen, out)
     if t.groups_by_color[nc]:
         # The gray groups: per group, how many payments a colour's cards give (by cards held, capped at the
         # length) and wilds alone; the claims themselves are made only when asked for (gray_pick).
