@@ -133,20 +133,9 @@ class SearchBot(Bot):
                     raise ValueError(f"search.budget={value!r}: give playouts per decision (1 to 1000000, e.g. 64) "
                                      f"or seconds per decision (e.g. 0.5s)") from None
             elif key == "steps":
-                text = value.strip().lower()
-                if text in ("none", "0"):
-                    self.max_steps = None
-                    continue
-                self.max_steps = int(_in_range(key, text, int, 1, 100_000_000, "give the most playout actions per decision "
-                                               f"(1 to 100000000, e.g. {DEFAULT_STEPS}), or none for no cap", shown=value))
+                self.max_steps = _step_cap(key, value, f"per decision (1 to 100000000, e.g. {DEFAULT_STEPS})")
             elif key == "setup_steps":
-                text = value.strip().lower()
-                if text in ("none", "0"):
-                    self.setup_steps = None
-                    continue
-                self.setup_steps = int(_in_range(key, text, int, 1, 100_000_000, "give the most playout actions for "
-                                                 f"the starting tickets (1 to 100000000, e.g. {DEFAULT_SETUP_STEPS}), "
-                                                 "or none for no cap", shown=value))
+                self.setup_steps = _step_cap(key, value, f"for the starting tickets (1 to 100000000, e.g. {DEFAULT_SETUP_STEPS})")
             elif key == "candidates":
                 self.max_candidates = int(_in_range(key, value, int, 2, 64, "give a whole number from 2 to 64"))
             elif key == "infer":
@@ -379,6 +368,14 @@ def _in_range(key: str, value: str, kind: type, lo: float, hi: float, advice: st
     except ValueError:
         raise ValueError(f"search.{key}={value if shown is None else shown!r}: {advice}") from None
     return x
+
+
+def _step_cap(key: str, value: str, what: str) -> int | None:
+    """A cap on playout actions (`search.steps`, `search.setup_steps`): a whole number, or none (or 0) for no cap."""
+    text = value.strip().lower()
+    if text in ("none", "0"):
+        return None
+    return int(_in_range(key, text, int, 1, 100_000_000, f"give the most playout actions {what}, or none for no cap", shown=value))
 
 
 def _gains(values, worlds, i) -> tuple[float, float, int]:
