@@ -104,27 +104,14 @@ def legal_sequence(s: State) -> Sequence[Action]:
     For callers that take one action by its index (a random choice): `len()` and `seq[i]` cost no list of
     every gray claim with every payment. Any other read builds that list once (LegalActions.tolist).
     """
-    ph = s.phase
-    if ph != PH_TURN:
-        if ph == PH_SECOND:
-            draws: list[Action] = []
-            cards.legal_draws(s, draws, True)
-            return draws
+    if s.phase != PH_TURN:
         return legal_actions(s)
     out: list[Action] = []
     cards.legal_draws(s, out, False)
     gray = claims.claim_segments(s, out)
-    game = s.game
     rest: list[Action] = out if gray is None else []
-    if game.draw_mix:
-        tickets.legal_draw(s, rest)
-    else:
-        piles = s.piles
-        for name in game.draw_piles:  # tickets.legal_draw without a mix, inlined
-            if piles.get(name):
-                rest.append(game.draw_tickets_plain)
-                break
-    for legal in game.turn_legal:
+    tickets.legal_draw(s, rest)
+    for legal in s.game.turn_legal:
         legal(s, rest)
     if gray is None:  # every claim listed: the list
         if not out:
