@@ -38,9 +38,9 @@ from ttr_maps.bots.search import DEFAULT_INFER  # noqa: E402
 from ttr_maps.simulate.summary import wilson  # noqa: E402
 
 
-def play(args: tuple[str, int, int, int, str, str, str, str, str]) -> dict:
+def play(args: tuple[str, int, int, int, str, str, str, str, str, str]) -> dict:
     """One game: the search bot in seat `index % players`, experts elsewhere."""
-    variant, players, run_seed, index, budget, candidates, when, steps, infer = args
+    variant, players, run_seed, index, budget, candidates, when, steps, infer, setup_steps = args
     from ttr_maps.bots import make_bot
     from ttr_maps.bots.view import StateView
     from ttr_maps.engine.game import Game
@@ -51,11 +51,13 @@ def play(args: tuple[str, int, int, int, str, str, str, str, str]) -> dict:
         game = _GAMES[(variant, players)] = Game.from_file(ROOT / "maps" / "variants" / f"{variant}.yaml", players)
     seed = game_seed(run_seed, index)
     me = index % players
-    bots = [make_bot("search", game, s, bot_seed(seed, s), {"budget": budget, "candidates": candidates, "when": when, "steps": steps, "infer": infer}) if s == me
+    bots = [make_bot("search", game, s, bot_seed(seed, s), {"budget": budget, "candidates": candidates, "when": when, "steps": steps, "infer": infer,
+                                                            "setup_steps": setup_steps}) if s == me
             else make_bot("expert", game, s, bot_seed(seed, s)) for s in range(players)]
     state = game.new_initial_state(seed)
     times: list[float] = []
     searched_times: list[float] = []
+    setup_times: list[float] = []  # the choice of starting tickets (turn 0)
     while not state.is_terminal():
         p = state.current
         legal = state.legal_actions(not bots[p].route_level)
@@ -66,6 +68,8 @@ def play(args: tuple[str, int, int, int, str, str, str, str, str]) -> dict:
             a = bots[p].act(view, legal)
             dt = time.process_time() - t
             times.append(dt)
+            if view.turn == 0:
+                setup_times.append(dt)
             if bots[p].stats["searched"] > before:
                 searched_times.append(dt)
         else:
@@ -74,7 +78,7 @@ def play(args: tuple[str, int, int, int, str, str, str, str, str]) -> dict:
         state.apply(a)
     scores = state.returns()
     return {"index": index, "seat": me, "winners": list(state.winners()), "scores": scores, "times": times,
-            "searched_times": searched_times, "stats": bots[me].stats}
+            "searched_times": searched_times, "setup_times": setup_times, "stats": bots[me].stats}
 
 
 _GAMES: dict = {}
@@ -100,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--candidates", default="3", help="search.candidates (default 3)")
     ap.add_argument("--when", default="claims", help="search.when (default claims)")
     ap.add_argument("--steps", default="3000", help="search.steps: playout actions a decision at most (default 3000, none: no cap)")
+    ap.add_argument("--setup-steps", default="5000",
+                    help="search.setup_steps: playout actions for the starting tickets at most (default 5000, none: no cap)")
     ap.add_argument("--infer", default=None,
                     help=f"search.infer: how strongly worlds give the other seats tickets their claims serve (default "
                          f"the bot's, {DEFAULT_INFER:g}; 0: dealt uniformly, as before it existed)")
@@ -117,9 +123,13 @@ def main(argv: list[str] | None = None) -> int:
         by_index: dict[int, dict] = {}
         runs = set()
         for path in args.summarize:
+            if not path.is_file():
+                print(f"{path}: no such log (give the files written by --log)", file=sys.stderr)
+                return 1
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.strip():
                     r = json.loads(line)
+                    r["run"].setdefault("setup_steps", "5000")  # logs from before --setup-steps
                     by_index.setdefault(r["index"], r)
                     runs.add(tuple(sorted(r["run"].items())))
         results = [by_index[i] for i in sorted(by_index)]
@@ -127,19 +137,22 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{' '.join(map(str, args.summarize))}: no games logged yet", file=sys.stderr)
             return 1
         if len(runs) > 1:
-            print("these logs are from different runs (variant, players, seed, budget, candidates, when, steps or infer differ)",
+            print("these logs are from different runs (variant, players, seed, budget, candidates, when, steps, setup steps or "
+                  "infer differ)",
                   file=sys.stderr)
             return 1
         meta = results[0]["run"]
-        args.variant, args.players, args.seed, args.budget, args.candidates, args.when, args.steps, args.infer = (
+        args.variant, args.players, args.seed, args.budget, args.candidates, args.when, args.steps, args.infer, args.setup_steps = (
             meta["variant"], meta["players"], meta["seed"], meta["budget"], meta["candidates"], meta["when"],
-            meta.get("steps", "3000"), meta.get("infer", "0"))
+            meta.get("steps", "3000"), meta.get("infer", "0"), meta["setup_steps"])
     else:
         if args.infer is None:
             args.infer = f"{DEFAULT_INFER:g}"
-        jobs = [(args.variant, args.players, args.seed, i, args.budget, args.candidates, args.when, args.steps, args.infer) for i in range(args.first, args.first + args.games)]
+        jobs = [(args.variant, args.players, args.seed, i, args.budget, args.candidates, args.when, args.steps, args.infer,
+                 args.setup_steps) for i in range(args.first, args.first + args.games)]
         run = {"variant": args.variant, "players": args.players, "seed": args.seed, "budget": args.budget,
-               "candidates": args.candidates, "when": args.when, "steps": args.steps, "infer": args.infer}
+               "candidates": args.candidates, "when": args.when, "steps": args.steps, "infer": args.infer,
+               "setup_steps": args.setup_steps}
         log = args.log.open("a", encoding="utf-8") if args.log else None
 
         def done(r: dict) -> dict:
@@ -162,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     lo, hi = wilson(wins, len(results))
     times = [t for r in results for t in r["times"]]
     searched = [t for r in results for t in r["searched_times"]]
+    setup = [t for r in results for t in r.get("setup_times", r["times"][:1])]  # older logs: the first decision
+    later = [t for r in results for t in r["times"][len(r.get("setup_times", r["times"][:1])):]]
     margin = [r["scores"][r["seat"]] - max(s for p, s in enumerate(r["scores"]) if p != r["seat"]) for r in results]
     by_seat = []
     for seat in range(args.players):
@@ -175,11 +190,14 @@ def main(argv: list[str] | None = None) -> int:
         "variant": args.variant, "players": args.players, "games": len(results), "seed": args.seed,
         "indices": _ranges([r["index"] for r in results]),
         "budget": args.budget, "candidates": args.candidates, "when": args.when, "steps": args.steps, "infer": args.infer,
+        "setup_steps": args.setup_steps,
         "win_rate": round(wins / len(results), 3), "ci": [round(lo, 3), round(hi, 3)],
         "even_share": round(1 / args.players, 3),
         "mean_margin": round(statistics.mean(margin), 2), "by_seat": by_seat,
         "s_per_move": round(statistics.mean(times), 3), "s_per_searched_move": round(statistics.mean(searched), 3) if searched else 0,
         "max_s_per_move": round(max(times), 3),
+        "max_s_starting_tickets": round(max(setup), 3) if setup else 0,
+        "max_s_after_setup": round(max(later), 3) if later else 0,
         "searched_moves_per_game": round(sum(r["stats"]["searched"] for r in results) / len(results), 1),
         "moves_changed": round(sum(r["stats"]["changed"] for r in results) / max(1, sum(r["stats"]["searched"] for r in results)), 3),
         "python": platform.python_version(), "load_start": [round(x, 2) for x in load],
@@ -188,7 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
-    print(f"{out['variant']} {out['players']}p, search (budget {out['budget']}, {out['candidates']} candidates, when {out['when']}, steps {out['steps']}, infer {out['infer']}) vs expert, "
+    print(f"{out['variant']} {out['players']}p, search (budget {out['budget']}, {out['candidates']} candidates, when {out['when']}, steps {out['steps']}, "
+          f"setup steps {out['setup_steps']}, infer {out['infer']}) vs expert, "
           f"{out['games']} games ({out['indices']}), seed {out['seed']}: search wins {out['win_rate'] * 100:.1f}% "
           f"({out['ci'][0] * 100:.1f}-{out['ci'][1] * 100:.1f}%; even share {out['even_share'] * 100:.0f}%), "
           f"mean margin {out['mean_margin']:+.1f}")
@@ -196,7 +215,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  search in seat {b['seat']}: {b['games']} games, "
               f"wins {b['win_rate'] * 100:.1f}% ({b['ci'][0] * 100:.1f}-{b['ci'][1] * 100:.1f}%)")
     print(f"time per move (CPU): {out['s_per_move']:.3f} s mean, {out['s_per_searched_move']:.3f} s when searching, "
-          f"{out['max_s_per_move']:.3f} s at most; {out['searched_moves_per_game']} searched moves a game, "
+          f"{out['max_s_per_move']:.3f} s at most (starting tickets {out['max_s_starting_tickets']:.3f} s at most, "
+          f"later moves {out['max_s_after_setup']:.3f} s); {out['searched_moves_per_game']} searched moves a game, "
           f"of which {out['moves_changed'] * 100:.0f}% changed from the expert's; "
           f"load {'/'.join(map(str, out['load_start']))} -> {'/'.join(map(str, out['load_end']))}, {out['wall_s']} s wall")
     return 0
