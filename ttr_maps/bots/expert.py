@@ -485,16 +485,16 @@ class ExpertBot(PlanningBot):
             return legal[-1]
         bd = self.bd
         t = bd.t
-        goods = view.goods
+        top = self.goods_top(view)
         mine = self.know.mine
 
         def richness(a):
             x = t.place_index[a.place]
             v = 0.0
             for r, y in bd.adj[x]:
-                g = goods.get(y)
-                if g:
-                    v += g[0] * (1.0 if mine[r] else 0.5)
+                g = top.get(y)
+                if g is not None:
+                    v += g * (1.0 if mine[r] else 0.5)
             return (v, a.place)
 
         return max(places, key=richness)
@@ -529,43 +529,58 @@ class ExpertBot(PlanningBot):
                     return a
         return super().ride(view, legal)
 
-    _journey_memo: tuple = (None, None)
+    _journey_memo: tuple = (None, None, 0, ())
 
     def _best_journey(self, view, budget: int = 4000):
         """(goods value, places) of the best journey of any of this seat's passengers, or None.
 
-        Kept until a claim, a passenger placed or moved, or the seat's passenger cards change it (the goods
-        on the board change only with a journey), so a late game does not search the same network every turn."""
+        Kept until a passenger placed or moved, the seat's passenger cards or a claim change it (the goods on
+        the board change only with a journey), so a late game does not search the same network every turn. A
+        claim changes it only when the route touches a place the search stood at: the search reads the ways on
+        from those places alone, so with every new claim elsewhere it would take the same steps to the same end."""
         if view.journey is None:
             n = view.num_players
-            key = (sum(self.know.seen), tuple(view.passengers_moved(p) for p in range(n)),
+            know = self.know
+            key = (tuple(view.passengers_moved(p) for p in range(n)),
                    tuple(view.passengers_unplaced(p) for p in range(n)), view.hand[self.bd.PASS], budget)
-            if self._journey_memo[0] == key:
-                return self._journey_memo[1]
-            best = self._search_journey(view, budget)
-            self._journey_memo = (key, best)
+            memo = self._journey_memo
+            seen = len(know.log)
+            if memo[0] == key:
+                if memo[2] == seen:
+                    return memo[1]
+                ways, ends = memo[3], self.bd.ends
+                for r in know.log[memo[2]:]:
+                    a, b = ends[r]
+                    if ways[a] is not None or ways[b] is not None:
+                        break
+                else:
+                    self._journey_memo = (key, memo[1], seen, ways)
+                    return memo[1]
+            best, ways = self._search_journey(view, budget)
+            self._journey_memo = (key, best, seen, ways)
             return best
-        return self._search_journey(view, budget)
+        return self._search_journey(view, budget)[0]
 
     def _search_journey(self, view, budget: int):
+        """(the best journey or None, the ways on the search worked out per place: None where it never stood)."""
         bd = self.bd
         know = self.know
-        goods = view.goods
         starts = sorted(x for x, p in view.passengers.items() if p == self.seat)
+        ways: list[tuple | None] = [None] * bd.NP
         if not starts:
-            return None
+            return None, ways
+        top = self.goods_top(view)
         cards = view.hand[bd.PASS]
         claimed, mine, country, adj = know.claimed, know.mine, bd.country, bd.adj
         # The ways on from each place, worked out when the search first stands there: (route, place reached,
         # passenger cards it costs, goods value there), claimed routes only, never into a country, in adj's order.
-        ways: list[tuple | None] = [None] * bd.NP
+        get = top.get
 
         def ways_from(u):
             out = []
             for r, v in adj[u]:
                 if claimed[r] and not country[v]:
-                    g = goods.get(v)
-                    out.append((r, v, 0 if mine[r] else 1, g[0] if g else 0))
+                    out.append((r, v, 0 if mine[r] else 1, get(v, 0)))
             w = ways[u] = tuple(out)
             return w
 
@@ -604,8 +619,8 @@ class ExpertBot(PlanningBot):
             dfs(s, 0, cards)
             visited[s] = False
         if best_path is None or len(best_path) < 2:
-            return None
-        return best_v, best_path
+            return None, ways
+        return (best_v, best_path), ways
 
 
 def _components(bd, routes: set[int]) -> list[set[int]]:

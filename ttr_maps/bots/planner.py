@@ -497,13 +497,31 @@ class PlanningBot(Bot):
                 return a
         return legal[-1]
 
+    _goods_memo: tuple = (-1, None)
+
+    def goods_top(self, view) -> dict[int, int]:
+        """The value of the top goods token (the one a journey's first visit takes) per place that has one.
+
+        `view.goods` builds every stack's list on each read; tokens only ever leave the board (a journey takes
+        them into its seat's goods_taken), so within a game the count of tokens taken names the board's goods,
+        and the table is kept per count."""
+        taken = 0
+        for p in range(view.num_players):
+            taken += len(view.goods_taken(p))
+        memo = self._goods_memo
+        if memo[0] == taken:
+            return memo[1]
+        top = {x: g[0] for x, g in view.goods.items() if g}
+        self._goods_memo = (taken, top)
+        return top
+
     def place_passenger(self, view, legal):
         places = [a for a in legal if type(a) is PlacePassenger]
         if not places:
             return legal[-1]
-        goods = view.goods
+        top = self.goods_top(view)
         t = self.bd.t
-        return max(places, key=lambda a: (sum(goods.get(t.place_index[a.place], ())[:1]), a.place))
+        return max(places, key=lambda a: (top.get(t.place_index[a.place], 0), a.place))
 
     def start_journey(self, view, legal):
         return self.ride(view, legal)
@@ -511,14 +529,12 @@ class PlanningBot(Bot):
     def ride(self, view, legal):
         """Greedy: the ride to the richest goods token, free rides first; stop when nothing is worth taking."""
         t = self.bd.t
-        goods = view.goods
+        top = self.goods_top(view)
         best, best_v = None, 0.0
         for a in legal:
             if type(a) is not MovePassenger:
                 continue
-            dest = t.place_index[a.path[1]]
-            tokens = goods.get(dest)
-            v = (tokens[0] if tokens else 0) - (0.5 if a.payment else 0.0)
+            v = top.get(t.place_index[a.path[1]], 0) - (0.5 if a.payment else 0.0)
             if v > best_v:
                 best, best_v = a, v
         if best is not None:
