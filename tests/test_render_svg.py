@@ -18,3 +18,53 @@ def test_the_document_is_the_text_svgwrite_writes(odd):
     assert written == finish(pen.dwg.tostring(), "Board ä")  # svgwrite's own serialization
     if "\ud800" in odd:
         assert "&#55296;" in written and "\ud800" not in written  # UTF-8 cannot hold it: a character reference
+
+
+def _odd_tree():
+    """A tree with what an SVG may hold besides plain elements: svgwrite's CDATA, text with tails, escaped
+    attribute characters, a comment, a namespaced name."""
+    from svgwrite.etree import CDATA, etree
+
+    root = etree.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "xmlns:xlink": "http://www.w3.org/1999/xlink"})
+    style = etree.SubElement(root, "style")
+    style.append(CDATA("text { fill: red } a < b && c > d"))
+    style[0].tail = "after the cdata"  # svgwrite's patch writes a CDATA element without its tail
+    g = etree.SubElement(root, "g", {"id": 'a "quoted" <name> & co', "data-x": "line\nbreak\ttab\rret"})
+    t = etree.SubElement(g, "text", {"x": "1"})
+    t.text = "Köln & <Zürich>"
+    span = etree.SubElement(t, "tspan")
+    span.text = "inner"
+    span.tail = " tail > here"
+    etree.SubElement(g, "rect", {})
+    empty = etree.SubElement(g, "g")
+    empty.text = ""
+    g.tail = "\n"
+    return root
+
+
+@pytest.mark.parametrize("twist", ["plain", "escapes", "comment", "namespace", "attribute-namespace", "number"])
+def test_the_quick_writer_writes_what_the_library_writes(twist, monkeypatch):
+    from svgwrite.etree import etree
+
+    from ttr_maps.render.svg import xml_text
+
+    root = _odd_tree()
+    if twist == "plain":  # no attribute character to escape
+        del root[1].attrib["id"], root[1].attrib["data-x"]
+    elif twist == "comment":
+        root.append(etree.Comment(" a comment "))
+    elif twist == "namespace":
+        etree.SubElement(root, "{http://example.com/ns}thing", {"a": "1"})
+    elif twist == "attribute-namespace":
+        root[1].set("{http://www.w3.org/1999/xlink}href", "#x")
+    elif twist == "number":
+        root[1].set("width", 3)  # not text: the library raises, and so does this writer
+        with pytest.raises(TypeError):
+            etree.tostring(root, encoding="unicode")
+        with pytest.raises(TypeError):
+            xml_text(root)
+        return
+    expected = etree.tostring(root, encoding="unicode")
+    if twist in ("plain", "escapes"):  # written without the library's writer
+        monkeypatch.setattr(etree, "tostring", None)
+    assert xml_text(root) == expected

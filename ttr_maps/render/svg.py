@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 import svgwrite
 from svgwrite.container import Group
-from svgwrite.etree import etree
+from svgwrite.etree import CDATA_TAG, CDATA_TPL, etree
 
 from .text import FONT_STACK, clean
 
@@ -136,10 +136,73 @@ class Pen:
         # svgwrite's own tostring serializes to UTF-8 bytes and decodes them: the same text, written through an
         # encoder call per piece. Straight to text is quicker; only a lone surrogate (which UTF-8 cannot encode,
         # so svgwrite's way writes a character reference) needs svgwrite's way.
-        body = etree.tostring(xml, encoding="unicode")
+        body = xml_text(xml)
         if _SURROGATE.search(body):
             body = etree.tostring(xml, encoding="utf-8").decode("utf-8")
         return finish(body, self._title)
+
+
+# The standard library's own escaping, so that the text below is its text.
+_escape_attrib = etree._escape_attrib
+_escape_cdata = etree._escape_cdata
+
+
+class _Unusual(Exception):
+    """A tree `xml_text` leaves to the standard library (a name with a namespace, a comment, a value not text)."""
+
+
+def xml_text(root: Any) -> str:
+    """`etree.tostring(root, encoding="unicode")` as svgwrite's etree writes it (its CDATA elements as they are),
+    the same text, without the library's first pass over the tree for namespaces and with one test for characters
+    to escape over all attribute values: an SVG of plain names has no namespace to find (svgwrite writes `xmlns`
+    as an attribute) and, mostly, nothing to escape in its attributes. A tree with anything else (a `{uri}` name,
+    a comment, a name or value that is not text) goes the library's way."""
+    try:
+        values = "".join([v for e in root.iter() for v in e.attrib.values()])
+        names = "".join([k for e in root.iter() for k in e.attrib])
+        if "{" in names:
+            raise _Unusual
+        plain = not any(c in values for c in '&<>"\r\n\t')  # the characters `_escape_attrib` replaces
+        out: list[str] = []
+        _write(root, out.append, plain)
+    except (_Unusual, TypeError):  # (a name or value that is not text raises TypeError, as the library does)
+        return etree.tostring(root, encoding="unicode")
+    return "".join(out)
+
+
+def _write(elem: Any, write: Any, plain: bool) -> None:
+    """`xml_text` of `elem`, piece by piece; `plain`: no attribute value has a character to escape."""
+    tag = elem.tag
+    if tag == CDATA_TAG:  # svgwrite's patch writes these as they are, without their tail
+        write(CDATA_TPL % elem.text)
+        return
+    if type(tag) is not str or "{" in tag:
+        raise _Unusual
+    attrib = elem.attrib
+    if not attrib:
+        head = "<" + tag
+    elif plain:
+        head = "<" + tag + " " + '" '.join(map('="'.join, attrib.items())) + '"'
+    else:
+        head = "<" + tag + "".join([f' {k}="{_escape_attrib(v)}"' for k, v in attrib.items()])
+    text = elem.text
+    if text or len(elem):
+        if text:
+            if type(text) is not str:
+                raise _Unusual
+            write(head + ">" + _escape_cdata(text))
+        else:
+            write(head + ">")
+        for child in elem:
+            _write(child, write, plain)
+        write("</" + tag + ">")
+    else:
+        write(head + " />")
+    tail = elem.tail
+    if tail:
+        if type(tail) is not str:
+            raise _Unusual
+        write(_escape_cdata(tail))
 
 
 class Leaf:
