@@ -444,3 +444,38 @@ def test_station_search_matches_brute_force(seed):
     sheet = final_score(variant, board, Position((me, other)))
     got = sheet.players[0].breakdown["tickets_completed"] + sheet.players[0].breakdown["tickets_failed"]
     assert got == brute_best_ticket_points(board, frozenset(countries), all_t, me, order[cut:])
+
+
+@pytest.mark.parametrize("path", ["maps/variants/usa.yaml", "maps/variants/marklin.yaml", "examples/alpenrand-rules.yaml",
+                                  "examples/twin-crossings-rules.yaml", "examples/vellmar-rules.yaml"])
+def test_tickets_of_a_player_without_stations_are_those_the_station_search_finds(path):
+    """A player who built no station is scored from its own network by numbered places (_own_option); the
+    station search (_ticket_options), which handles any player, finds the same one outcome for it. Over the end
+    states of seeded random games (each player's stations left out): countries, tickets with several destinations."""
+    import dataclasses
+    import random
+
+    from conftest import ROOT
+
+    from ttr_maps.engine.game import Game as EngineGame
+    from ttr_maps.engine.scoring import _own_option, _ticket_options
+    from ttr_maps.load import load_variant
+
+    variant, _board = load_variant(ROOT / path)
+    seen = 0
+    for players in sorted({variant.players.min, variant.players.max}):
+        game = EngineGame.from_file(ROOT / path, players)
+        ix = game.board_index
+        for i in range(6):
+            rng = random.Random(i)
+            state = game.new_initial_state(i)
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+            position = state.position()
+            for seat, player in enumerate(position.players):
+                player = dataclasses.replace(player, stations=())  # as if it had built none
+                searched = _ticket_options(game.board, ix.countries, ix.tickets, player, position, seat)
+                assert searched == [_own_option(ix, player)]
+                seen += len(player.tickets)
+    assert seen > 50

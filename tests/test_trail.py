@@ -170,3 +170,39 @@ def test_dense_fan_board_of_short_routes_stays_fast():
     found = longest_trail(edges)
     assert time.process_time() - start < 20  # about 1.5 s on a loaded 2-core machine; 35 s before numpy
     assert found.length == 35 and is_trail(edges, found.edges)
+
+
+def _end_states(path, players, games):
+    """Seeded random games of a variant played to the end (`players`, or as many as the variant allows)."""
+    from conftest import ROOT
+
+    from ttr_maps.engine.game import Game
+    from ttr_maps.load import load_variant
+
+    variant, _board = load_variant(ROOT / path)
+    game = Game.from_file(ROOT / path, min(players, variant.players.max))
+    for i in range(games):
+        rng = random.Random(i)
+        state = game.new_initial_state(i)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        yield game, state
+
+
+@pytest.mark.parametrize("path", ["maps/variants/usa.yaml", "maps/variants/marklin.yaml", "maps/variants/europe.yaml",
+                                  "examples/alpenrand-rules.yaml"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_game_end_networks_score_their_exact_longest_trail(path, players):
+    """The longest trail on the sheet (final scoring's trail_of, over the board's numbered places and countries'
+    dead ends) against the brute-force reference, on the networks random games end with: the same length,
+    routes that ride as one trail, and the same trail as longest_trail over the places' names."""
+    for game, state in _end_states(path, players, 6):
+        board = game.board
+        countries = game.board_index.countries
+        for player, score in zip(state.position().players, state.score_sheet().players):
+            edges = [(board.routes[r].from_, board.routes[r].to, board.routes[r].length) for r, _t in player.claims]
+            assert score.longest_trail == brute_trail(edges, countries)
+            named = longest_trail(edges, countries)
+            assert score.trail_routes == tuple(sorted(player.claims[i][0] for i in named.edges))
+            assert is_trail(edges, named.edges, countries)

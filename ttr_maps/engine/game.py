@@ -97,6 +97,7 @@ class Game:
         self.end_trains = variant.end.trains_at_most
         self.few_players_close = num_players < variant.parallel.all_tracks_from
         self.face_up_count = variant.face_up.count
+        self._board_index = None
         for m in self.mechanics:
             m.setup(self)
 
@@ -131,6 +132,16 @@ class Game:
                 self.phase_legal[ph] = legal
             for (ph, kind), fn in m.handlers.items():
                 self.handlers[ph][kind] = fn
+
+    @property
+    def board_index(self):
+        """What final scoring reads of the variant and board, by number (scoring.BoardIndex), made when first asked."""
+        ix = self._board_index
+        if ix is None:
+            from .scoring import BoardIndex
+
+            ix = self._board_index = BoardIndex(self.variant, self.board)
+        return ix
 
     def uses(self, name: str) -> bool:
         """Whether this game plays the mechanic called `name` (mechanic.py)."""

@@ -32,7 +32,7 @@ from ..model.board import Board, Ticket
 from ..model.variant import Variant
 from .mechanic import Mechanic, mechanics_for, overrides
 from .position import PlayerPosition, Position, ScoringTable, all_tickets
-from .trail import TrailTooLarge, longest_trail
+from .trail import TrailTooLarge, trail_of
 
 BREAKDOWN_KEYS = (
     "routes",
@@ -92,19 +92,77 @@ class ScoringError(ValueError):
     """A position final scoring cannot be computed for (e.g. an unknown route index)."""
 
 
-def final_score(variant: Variant, board: Board, position: Position, mechanics: Iterable[Mechanic] | None = None) -> ScoreSheet:
-    """Score a finished game exactly. `mechanics`: the variant's (mechanic.mechanics_for; a Game's `mechanics`)."""
-    tickets = all_tickets(variant, board)
-    countries = frozenset(p.id for p in board.places if p.is_country)
-    _check(variant, board, position, tickets)
+class BoardIndex:
+    """What final scoring reads of a variant and its board, by number, made once per Game (`Game.board_index`;
+    a caller without one gets it made for the call): each route's two trail nodes and length, each ticket's
+    places, the countries.
 
-    options = [_ticket_options(board, countries, tickets, p, position, seat) for seat, p in enumerate(position.players)]
+    A trail node is a place's number, except that a route into a country ends at a node of its own (a dead
+    end: no path passes through a country; docs/rules.md#countries)."""
+
+    __slots__ = ("tickets", "countries", "routes", "route_ids", "tracks", "place_ids", "route_nodes", "route_length", "nodes",
+                 "city_node", "country_ends", "ticket_places", "station_count")
+
+    def __init__(self, variant: Variant, board: Board):
+        self.tickets = all_tickets(variant, board)
+        self.countries = frozenset(p.id for p in board.places if p.is_country)
+        self.routes = len(board.routes)
+        self.route_ids = tuple(r.id for r in board.routes)
+        self.tracks = tuple(len(r.tracks) for r in board.routes)
+        self.place_ids = frozenset(p.id for p in board.places)
+        self.station_count = variant.stations.count
+        city: dict[str, int] = {p.id: k for k, p in enumerate(board.places) if not p.is_country}
+        nodes = len(board.places)
+        country_ends: dict[str, list[tuple[int, int]]] = {}  # country -> (route, its node there)
+        route_nodes = []
+        for r, route in enumerate(board.routes):
+            pair = []
+            for end in route.ends:
+                if end in self.countries:
+                    if pair and end == route.from_:  # a route from a country into itself: one dead end
+                        pair.append(pair[0])
+                        continue
+                    country_ends.setdefault(end, []).append((r, nodes))
+                    pair.append(nodes)
+                    nodes += 1
+                else:
+                    k = city.get(end)
+                    if k is None:
+                        k = city[end] = nodes
+                        nodes += 1
+                    pair.append(k)
+            route_nodes.append(tuple(pair))
+        self.route_nodes = tuple(route_nodes)
+        self.route_length = tuple(r.length for r in board.routes)
+        self.nodes = nodes
+        self.city_node = city
+        self.country_ends = country_ends
+        # Per ticket: its start, and its destinations with their points, best first (an equal one in the
+        # ticket's order), and what it costs when none is reached.
+        self.ticket_places = tuple(
+            (k.from_, tuple(sorted(k.destinations, key=lambda e: -e[1])), k.lowest) for k in self.tickets
+        )
+
+
+def final_score(variant: Variant, board: Board, position: Position, mechanics: Iterable[Mechanic] | None = None,
+                index: BoardIndex | None = None) -> ScoreSheet:
+    """Score a finished game exactly. `mechanics`: the variant's (mechanic.mechanics_for; a Game's `mechanics`);
+    `index`: BoardIndex(variant, board) if the caller keeps one (a Game does)."""
+    ix = BoardIndex(variant, board) if index is None else index
+    tickets = ix.tickets
+    countries = ix.countries
+    _check(ix, position)
+
+    options = [_ticket_options(board, countries, tickets, p, position, seat) if p.stations else [_own_option(ix, p)]
+               for seat, p in enumerate(position.players)]
     choice = _choose_ticket_options(variant, options)
     chosen = [opts[c] for opts, c in zip(options, choice)]
     trails = []
+    route_nodes, route_length = ix.route_nodes, ix.route_length
     for seat, p in enumerate(position.players):
         try:
-            trails.append(longest_trail(_edges(board, p), countries))
+            trails.append(trail_of([route_nodes[r] for r, _t in p.claims], [route_length[r] for r, _t in p.claims],
+                                   ix.nodes))
         except TrailTooLarge as e:
             raise ScoringError(f"{p.name or f'player {seat + 1}'}: {e}") from None
     table = ScoringTable(
@@ -156,31 +214,38 @@ def _mechanic_rows(table: ScoringTable, mechanics: Iterable[Mechanic]) -> list[C
     return out
 
 
-def _check(variant: Variant, board: Board, position: Position, tickets: tuple[Ticket, ...]) -> None:
+def _check(ix: BoardIndex, position: Position) -> None:
     """Reject a position that is not a position of this board (programming errors, not table mistakes)."""
+    routes, tracks, tickets = ix.routes, ix.tracks, len(ix.tickets)
     for seat, player in enumerate(position.players):
-        who = player.name or f"player {seat + 1}"
         seen: set[int] = set()
         for route, track in player.claims:
-            if not 0 <= route < len(board.routes):
-                raise ScoringError(f"{who}: route index {route} is not a route of the board (0..{len(board.routes) - 1})")
-            if not 0 <= track < len(board.routes[route].tracks):
-                raise ScoringError(f"{who}: route {board.routes[route].id} has no track {track}")
-            if route in seen:
-                raise ScoringError(f"{who}: owns two tracks of route {board.routes[route].id}; a player never claims both")
+            if not 0 <= route < routes or not 0 <= track < tracks[route] or route in seen:
+                _bad_claim(ix, player, seat, route, track, seen)
             seen.add(route)
         for i in player.tickets:
-            if not 0 <= i < len(tickets):
-                raise ScoringError(f"{who}: ticket index {i} is not a ticket of the variant (0..{len(tickets) - 1})")
+            if not 0 <= i < tickets:
+                raise ScoringError(f"{_who(player, seat)}: ticket index {i} is not a ticket of the variant (0..{tickets - 1})")
         for place in player.stations:
-            if place not in board.place_by_id:
-                raise ScoringError(f"{who}: station at unknown place '{place}'")
-        if len(player.stations) > variant.stations.count:
-            raise ScoringError(f"{who}: {len(player.stations)} stations built; the variant has {variant.stations.count}")
+            if place not in ix.place_ids:
+                raise ScoringError(f"{_who(player, seat)}: station at unknown place '{place}'")
+        if len(player.stations) > ix.station_count:
+            raise ScoringError(f"{_who(player, seat)}: {len(player.stations)} stations built; the variant has {ix.station_count}")
 
 
-def _edges(board: Board, player: PlayerPosition) -> list[tuple[str, str, int]]:
-    return [(board.routes[r].from_, board.routes[r].to, board.routes[r].length) for r, _track in player.claims]
+def _who(player: PlayerPosition, seat: int) -> str:
+    return player.name or f"player {seat + 1}"
+
+
+def _bad_claim(ix: BoardIndex, player: PlayerPosition, seat: int, route: int, track: int, seen: set[int]) -> None:
+    """_check's message for a claim that is not one of the board's, or a second track of a route."""
+    who = _who(player, seat)
+    if not 0 <= route < ix.routes:
+        raise ScoringError(f"{who}: route index {route} is not a route of the board (0..{ix.routes - 1})")
+    rid = ix.route_ids[route]
+    if not 0 <= track < ix.tracks[route]:
+        raise ScoringError(f"{who}: route {rid} has no track {track}")
+    raise ScoringError(f"{who}: owns two tracks of route {rid}; a player never claims both")
 
 
 def _route_points(variant: Variant, board: Board, player: PlayerPosition) -> int:
@@ -356,6 +421,60 @@ def _ticket_options(
         if not front or key[1] > front[-1].count:
             front.append(results[key])
     return front
+
+
+def _own_option(ix: BoardIndex, player: PlayerPosition) -> _Option:
+    """The one outcome of a player who built no station (_ticket_options with nothing to borrow): the tickets
+    its own routes complete, each scoring its best destination reached, the others costing their lowest."""
+    parent = list(range(ix.nodes))
+    route_nodes = ix.route_nodes
+    owned = set()
+    touched = []
+    for r, _t in player.claims:
+        owned.add(r)
+        a, b = route_nodes[r]
+        touched.append(a)
+        touched.append(b)
+        while parent[a] != a:
+            parent[a] = a = parent[parent[a]]
+        while parent[b] != b:
+            parent[b] = b = parent[parent[b]]
+        if a != b:
+            parent[a] = b
+    network: dict[int, int] = {}  # a node the player's routes touch -> its network's root
+    for k in touched:
+        r = k
+        while parent[r] != r:
+            r = parent[r]
+        network[k] = r
+    city, country_ends = ix.city_node, ix.country_ends
+
+    def reach(place: str) -> set[int]:
+        """The networks that reach `place`."""
+        ends = country_ends.get(place)
+        if ends is None:
+            r = network.get(city.get(place))
+            return set() if r is None else {r}
+        return {network[k] for r, k in ends if r in owned}
+
+    done, missed = [], []
+    gained = lost = 0
+    for i in sorted(player.tickets):
+        start, destinations, lowest = ix.ticket_places[i]
+        at = reach(start)
+        best = None
+        if at:
+            for place, points in destinations:
+                if not at.isdisjoint(reach(place)):
+                    best = points
+                    break
+        if best is None:
+            missed.append(i)
+            lost += lowest
+        else:
+            done.append(i)
+            gained += best
+    return _Option(gained - lost, tuple(done), tuple(missed), (), gained, lost)
 
 
 def _choose_ticket_options(variant: Variant, options: list[list[_Option]]) -> list[int]:

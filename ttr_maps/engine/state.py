@@ -283,7 +283,8 @@ class State:
             from .scoring import final_score
         except ImportError:
             return None
-        sheet = final_score(self.game.variant, self.game.board, self.position(), self.game.mechanics)
+        game = self.game
+        sheet = final_score(game.variant, game.board, self.position(), game.mechanics, game.board_index)
         if self.phase == PH_OVER:
             self._sheet = sheet
         return sheet

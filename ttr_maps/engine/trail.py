@@ -31,8 +31,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Hashable, Iterable, Sequence
 
-from ..boardgraph import UnionFind
-
 Edge = tuple[Hashable, Hashable, int]
 
 
@@ -51,72 +49,149 @@ def longest_trail(edges: Sequence[Edge], terminals: Iterable[Hashable] = ()) -> 
     never owns two tracks of one route).
     """
     terminal = frozenset(terminals)
-    ends: list[tuple[Hashable, Hashable]] = []
+    ids: dict[Hashable, int] = {}
+    ends: list[tuple[int, int]] = []
     for i, (a, b, _w) in enumerate(edges):
-        ends.append((("leaf", a, i) if a in terminal else a, ("leaf", b, i) if b in terminal else b))
-    best = Trail(0, frozenset())
-    for component in _components(ends):
-        if len(component) <= 2:  # one or two connected routes always make one trail
-            found = Trail(sum(edges[i][2] for i in component), frozenset(component))
+        a = ("leaf", a, i) if a in terminal else a
+        b = ("leaf", b, i) if b in terminal else b
+        ia = ids.get(a)
+        if ia is None:
+            ia = ids[a] = len(ids)
+        ib = ids.get(b)
+        if ib is None:
+            ib = ids[b] = len(ids)
+        ends.append((ia, ib))
+    return trail_of(ends, [e[2] for e in edges], len(ids))
+
+
+def trail_of(ends: Sequence[tuple[int, int]], weights: Sequence[int], nodes: int) -> Trail:
+    """longest_trail over places numbered 0..nodes-1: edge i joins ends[i] (a country's end already its own
+    place per edge) and has length weights[i]. The first network (by its first edge) of the greatest length wins.
+
+    A network's trail is at most its total length, so a network whose total cannot beat (or, before the
+    winner so far, equal) the best found is not searched; the heaviest network is searched first."""
+    parent = list(range(nodes))
+    for a, b in ends:  # union-find with path halving: one network per root
+        while parent[a] != a:
+            parent[a] = a = parent[parent[a]]
+        while parent[b] != b:
+            parent[b] = b = parent[parent[b]]
+        if a != b:
+            parent[a] = b
+    groups: dict[int, list[int]] = {}
+    sums: dict[int, int] = {}
+    for i, (a, _b) in enumerate(ends):
+        while parent[a] != a:
+            a = parent[a]
+        g = groups.get(a)
+        if g is None:
+            groups[a] = [i]
+            sums[a] = weights[i]
         else:
-            found = _component_trail(ends, edges, component)
-        if found.length > best.length:
-            best = found
+            g.append(i)
+            sums[a] += weights[i]
+    if not groups:
+        return Trail(0, frozenset())
+    components = list(groups.values())
+    totals = list(sums.values())
+    heavy = totals.index(max(totals))
+    best = _network_trail(ends, weights, components[heavy], totals[heavy])
+    at = heavy
+    for k, component in enumerate(components):
+        total = totals[k]
+        if total < best.length or (total == best.length and k > at) or k == heavy:
+            continue
+        found = _network_trail(ends, weights, component, total)
+        if found.length > best.length or (found.length == best.length and k < at):
+            best, at = found, k
     return best
 
 
-def _components(ends: list[tuple[Hashable, Hashable]]) -> list[list[int]]:
-    networks = UnionFind()
-    for a, b in ends:
-        networks.union(a, b)
-    find = networks.find
-    groups: dict[Hashable, list[int]] = {}
-    for i, (a, _b) in enumerate(ends):
-        groups.setdefault(find(a), []).append(i)
-    return list(groups.values())
-
-
-def _component_trail(ends: list[tuple[Hashable, Hashable]], edges: Sequence[Edge], component: list[int]) -> Trail:
-    weight = {i: edges[i][2] for i in component}
-    incident: dict[Hashable, list[int]] = {}
+def _network_trail(ends: Sequence[tuple[int, int]], weights: Sequence[int], component: list[int], total: int) -> Trail:
+    """The longest trail of one connected network (its edges `component`, in order; `total` their length)."""
+    if len(component) <= 2:  # one or two connected routes always make one trail
+        return Trail(total, frozenset(component))
+    incident: dict[int, list[int]] = {}
     for i in component:
         u, v = ends[i]
-        incident.setdefault(u, []).append(i)
-        incident.setdefault(v, []).append(i)  # a loop appears twice: degree 2
-    total = sum(weight.values())
-    if all(len(ids) % 2 == 0 for ids in incident.values()):
+        ids = incident.get(u)
+        if ids is None:
+            incident[u] = [i]
+        else:
+            ids.append(i)
+        ids = incident.get(v)
+        if ids is None:
+            incident[v] = [i]
+        else:
+            ids.append(i)  # a loop appears twice: degree 2
+    odd = {x for x, ids in incident.items() if len(ids) & 1}
+    if not odd:
         return Trail(total, frozenset(component))
-    odd = {x for x, ids in incident.items() if len(ids) % 2}
 
-    # 2. Cut off pendant trees; descents[x] = the two longest (length, routes) down from x.
+    alive, descents, best = _pendant_trees(ends, weights, component, incident)
+    if not alive:
+        return Trail(best[0], frozenset(best[1]))
+    return _core_trail(ends, weights, component, alive, descents, odd, best)
+
+
+def _pendant_trees(ends: Sequence[tuple[int, int]], weights: Sequence[int], component: list[int],
+                   incident: dict[int, list[int]]) -> tuple[set[int], dict, tuple[int, tuple[int, ...]]]:
+    """Step 2: cut off the pendant trees. The routes left (the core), descents[x] = the two longest (length,
+    routes) down from place x (longest first; an equal one after those already there), and the longest trail
+    within the trees: the place whose two descents are longest (length, routes)."""
     degree = {x: len(ids) for x, ids in incident.items()}
     alive = set(component)
-    descents: dict[Hashable, list[tuple[int, tuple[int, ...]]]] = {x: [] for x in incident}
+    descents: dict[int, list[tuple[int, tuple[int, ...]]]] = {x: [] for x in incident}
     queue = [x for x, d in degree.items() if d == 1]
     while queue:
         x = queue.pop()
         if degree[x] != 1:
             continue
-        (i,) = [i for i in incident[x] if i in alive]
+        for i in incident[x]:
+            if i in alive:
+                break
         alive.discard(i)
         u, v = ends[i]
         y = v if u == x else u
-        down = descents[x][0] if descents[x] else (0, ())
-        _keep_two(descents[y], (weight[i] + down[0], (i,) + down[1]))
+        dx = descents[x]
+        item = (weights[i] + dx[0][0], (i,) + dx[0][1]) if dx else (weights[i], (i,))
+        dy = descents[y]
+        if not dy:
+            dy.append(item)
+        elif len(dy) == 1:
+            if item[0] > dy[0][0]:
+                dy.insert(0, item)
+            else:
+                dy.append(item)
+        elif item[0] > dy[0][0]:
+            dy[1] = dy[0]
+            dy[0] = item
+        elif item[0] > dy[1][0]:
+            dy[1] = item
         degree[x] = 0
         degree[y] -= 1
         if degree[y] == 1:
             queue.append(y)
-    best = max(
-        ((sum(d[0] for d in ds), tuple(i for d in ds for i in d[1])) for ds in descents.values()),
-        default=(0, ()),
-    )
-    if not alive:
-        return Trail(best[0], frozenset(best[1]))
+    # The place whose two descents are longest (on a tie, the greatest routes tuple: max() of the pairs).
+    most = -1
+    richest_places: list = []
+    for ds in descents.values():
+        n = ds[0][0] + ds[1][0] if len(ds) == 2 else ds[0][0] if ds else 0
+        if n > most:
+            most = n
+            richest_places = [ds]
+        elif n == most:
+            richest_places.append(ds)
+    best = max((most, tuple(i for d in ds for i in d[1])) for ds in richest_places)
+    return alive, descents, best
 
+
+def _core_trail(ends: Sequence[tuple[int, int]], weights: Sequence[int], component: list[int], alive: set[int],
+                descents: dict, odd: set[int], best: tuple[int, tuple[int, ...]]) -> Trail:
+    """Steps 3 and 4 over the core (`alive`) of a network whose pendant trees give `descents` and `best`."""
     # 3. The core, with degree-2 places that hold no descent contracted away.
-    core: dict[int, list] = {i: [ends[i][0], ends[i][1], weight[i], (i,)] for i in alive}
-    around: dict[Hashable, list[int]] = {}
+    core: dict[int, list] = {i: [ends[i][0], ends[i][1], weights[i], (i,)] for i in alive}
+    around: dict[int, list[int]] = {}
     for i, (u, v, _w, _o) in core.items():
         around.setdefault(u, []).append(i)
         around.setdefault(v, []).append(i)
@@ -267,12 +342,6 @@ def _vector_candidates(cycles: list[int], pairs: list, richest: int, weights: li
 
 
 _VECTOR_BLOCK = 1 << 20  # candidates per numpy block
-
-
-def _keep_two(best: list[tuple[int, tuple[int, ...]]], item: tuple[int, tuple[int, ...]]) -> None:
-    best.append(item)
-    best.sort(key=lambda d: -d[0])
-    del best[2:]
 
 
 def _tree_paths(inc: list[int], eu: list[int], ev: list[int]) -> list[int]:
