@@ -67,3 +67,91 @@ def test_arcs_worked_out_together_are_the_arcs_worked_out_one_by_one():
     side = rng.choice([1, -1], 500)
     many = [list(map(tuple, line.tolist())) if isinstance(line, np.ndarray) else line for line in arc_points_many(a, b, theta, side)]
     assert many == [arc_points(p, q, t, int(s)) for p, q, t, s in zip(a, b, theta.tolist(), side.tolist())]
+
+
+def polygons(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Convex polygons as the label placer meets them: route spaces (4 corners), markers and tokens (circles of 16
+    and 12 corners), of either winding."""
+    out = []
+    for k in range(n):
+        centre, r = rng.uniform(0, 2, 2), rng.uniform(0.05, 0.6)
+        corners = (4, 16, 12)[k % 3]
+        if corners == 4:
+            ring = rects(rng, 1, r * 2, r * 0.6)[0] + centre - 1
+        else:
+            t = np.linspace(0, 2 * np.pi, corners, endpoint=False)
+            ring = np.stack([centre[0] + r * np.cos(t), centre[1] + r * np.sin(t)], axis=-1)
+        out.append(ring[::-1] if k % 2 else ring)
+    return out
+
+
+def test_box_areas_agree_with_geos_and_say_which_are_surely_apart():
+    from ttr_maps.render.overlap import BOX_TOLERANCE, box_areas
+
+    rng = np.random.default_rng(13)
+    polys = polygons(rng, 6000)
+    lo = rng.uniform(0, 2, (6000, 2))
+    boxes = np.concatenate([lo, lo + rng.uniform(0.05, 1.0, (6000, 2))], axis=1)
+    shapes = shapely.polygons([shapely.linearrings(p) for p in polys])
+    geos = shapely.area(shapely.intersection(shapes, shapely.box(*boxes.T)))
+    ours = np.zeros(len(polys))
+    apart = np.zeros(len(polys), dtype=bool)
+    for corners in (4, 16, 12):
+        k = np.array([i for i, p in enumerate(polys) if len(p) == corners])
+        ours[k], apart[k] = box_areas(boxes[k], np.array([polys[i] for i in k]))
+    own = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    assert (geos > 0).sum() > 1000 and apart.sum() > 1000  # the sample has many of both
+    assert (np.abs(ours - geos) <= BOX_TOLERANCE * own * 1e-3).all()  # far inside the tolerance the placer allows
+    assert (geos[apart] == 0).all() and (ours[apart] == 0).all()
+
+
+def test_box_areas_of_contained_touching_and_far_polygons():
+    from ttr_maps.render.overlap import box_areas
+
+    square = np.array([[0, 0], [2, 0], [2, 2], [0, 2]], dtype=float)
+    boxes = np.array([[-1, -1, 3, 3], [0.5, 0.5, 1, 1], [2, 0, 4, 2], [5, 5, 6, 6], [1, 1, 3, 3]], dtype=float)
+    area, apart = box_areas(boxes, np.stack([square] * 5))
+    assert area.tolist() == [4.0, 0.25, 0.0, 0.0, 1.0]
+    assert apart.tolist() == [False, False, True, True, False]
+
+
+def test_quick_covers_are_within_their_bounds_and_exact_covers_are_geos_own():
+    # The label placer's nearest ring: areas from box_areas for convex obstacles, GEOS's for any other shape (an
+    # L-shaped one, one with a hole), and GEOS's own figures when asked.
+    from shapely import STRtree
+
+    from ttr_maps.render.plan import _covered, _QuickCover
+
+    rng = np.random.default_rng(17)
+    obstacles = [shapely.polygons(shapely.linearrings(p)) for p in polygons(rng, 300)]
+    # Away from the others (at 10, 10).
+    obstacles.append(shapely.Polygon([(10, 10), (11.5, 10), (11.5, 10.4), (10.4, 10.4), (10.4, 11.5), (10, 11.5)]))
+    obstacles.append(shapely.Polygon([(12, 12), (13, 12), (13, 13), (12, 13)], [[(12.4, 12.4), (12.6, 12.4), (12.6, 12.6), (12.4, 12.6)]]))
+    arr = np.array(obstacles, dtype=object)
+    tree = STRtree(arr)
+    lo = rng.uniform(0, 2, (400, 2))
+    cands = [tuple(b) for b in np.concatenate([lo, lo + rng.uniform(0.05, 0.5, (400, 2))], axis=1).tolist()]
+    cands += [(10.1, 10.2, 10.8, 10.6), (12.3, 12.3, 12.5, 12.5)]  # over the L's corner; over the hole's edge
+    exact = _covered(cands, tree, arr)
+    quick = _QuickCover(cands, tree, arr)
+    assert [(s, a) for s, a, _ in quick.exact(0, len(cands))] == exact
+    assert all(abs(s - e[0]) <= err for (s, _, err), e in zip(quick.cover, exact))
+    assert sum(err > 0 for _, _, err in quick.cover) > 100
+    assert quick.cover[-2:] == [(s, a, 0.0) for s, a in exact[-2:]]  # GEOS's own figures for the odd shapes
+    assert [round(s, 9) for s, _ in exact[-2:]] == [0.2, 0.03]
+
+
+def test_names_are_placed_as_with_geos_areas_alone(monkeypatch):
+    # With no tolerance to trust, every place whose nearest spots touch a convex obstacle is settled with GEOS's
+    # own areas (the placer before box_areas): the names land in the same spots.
+    import ttr_maps.render.plan as plan_mod
+    from ttr_maps.bundled import resolve
+    from ttr_maps.load import load_variant
+
+    for name in ("usa", "marklin"):
+        variant, board = load_variant(resolve(name))
+        quick = [pp.label.box for pp in plan_mod.plan_board(board, variant, decor=False).places]
+        monkeypatch.setattr(plan_mod, "BOX_TOLERANCE", float("inf"))
+        slow = [pp.label.box for pp in plan_mod.plan_board(board, variant, decor=False).places]
+        monkeypatch.undo()
+        assert quick == slow

@@ -91,3 +91,76 @@ def _shared_areas(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     area[count < 3] = 0.0
     area[area <= np.abs(twice) / 2 * TOUCH] = 0.0
     return area
+
+
+#: What `box_areas` may be off by, as a share of the box's area (it agrees with GEOS's overlay to about 1e-13).
+BOX_TOLERANCE = 1e-9
+
+
+def box_areas(boxes: np.ndarray, polys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The area box `boxes[k]` (x0, y0, x1, y1) shares with convex polygon `polys[k]` ((n, V, 2): V corners, either
+    winding), and whether that area is surely 0 (the two are apart, or only touch: GEOS's overlay gives 0 too).
+
+    The polygon is clipped by the box's four sides (Sutherland-Hodgman) in coordinates from the box's corner, for all
+    pairs in a few array operations, about ten times as fast as GEOS's overlay pair by pair; an area not surely 0 is
+    within `BOX_TOLERANCE` of the box's area of GEOS's."""
+    n, v = polys.shape[:2]
+    if not n:
+        return np.zeros(0), np.zeros(0, dtype=bool)
+    w = (boxes[:, 2] - boxes[:, 0])[:, None]
+    h = (boxes[:, 3] - boxes[:, 1])[:, None]
+    px = polys[..., 0] - boxes[:, 0:1]
+    py = polys[..., 1] - boxes[:, 1:2]
+    # Apart, or touching, when the polygon keeps to one side of a side of the box, or the box to one side of an
+    # edge of the polygon (by a margin far above the rounding of these sums).
+    apart = (px.max(axis=1) <= 0) | (px.min(axis=1) >= w[:, 0]) | (py.max(axis=1) <= 0) | (py.min(axis=1) >= h[:, 0])
+    count = np.full(n, v, dtype=np.int64)
+    flip = _twice_area(px, py, count) < 0
+    cx = np.where(flip[:, None], px[:, ::-1], px)
+    cy = np.where(flip[:, None], py[:, ::-1], py)  # counter-clockwise: the polygon is to the left of its edges
+    ex, ey = np.roll(cx, -1, axis=1) - cx, np.roll(cy, -1, axis=1) - cy
+    margin = np.hypot(ex, ey) * ((w + h) * 1e-9)
+    outside = np.ones(ex.shape, dtype=bool)  # each edge: all four corners of the box are to its right
+    for qx, qy in ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h)):
+        outside &= ex * (qy - cy) - ey * (qx - cx) < -margin  # (how far the corner is to the left, times the edge's length)
+    apart |= outside.any(axis=1)
+    area = np.zeros(n)
+    near = np.flatnonzero(~apart)
+    if len(near):
+        x, y, count, w, h = px[near], py[near], count[near], w[near], h[near]
+        x, y, count = _clip(x, y, count, x)
+        x, y, count = _clip(x, y, count, w - x)
+        x, y, count = _clip(x, y, count, y)
+        x, y, count = _clip(x, y, count, h - y)
+        clipped = np.abs(_twice_area(x, y, count)) / 2
+        clipped[count < 3] = 0.0
+        area[near] = clipped
+    return area, apart
+
+
+def _clip(x: np.ndarray, y: np.ndarray, count: np.ndarray, side: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each polygon (its first `count` points of the rows of x, y) cut to where `side` (of each point) is >= 0."""
+    n, m = x.shape
+    idx = np.arange(m)[None, :]
+    rows = np.arange(n)[:, None]
+    valid = idx < count[:, None]
+    nxt = np.where(idx + 1 < count[:, None], idx + 1, 0)
+    xn, yn = x[rows, nxt], y[rows, nxt]
+    side_n = side[rows, nxt]
+    inside = side >= 0
+    crosses = valid & (inside != (side_n >= 0))
+    t = np.divide(side, side - side_n, out=np.zeros_like(side), where=crosses)
+    keep = np.empty((n, 2 * m), dtype=bool)
+    keep[:, 0::2] = valid & inside
+    keep[:, 1::2] = crosses
+    ox, oy = np.empty((n, 2 * m)), np.empty((n, 2 * m))
+    ox[:, 0::2], ox[:, 1::2] = x, x + (xn - x) * t
+    oy[:, 0::2], oy[:, 1::2] = y, y + (yn - y) * t
+    dest = np.cumsum(keep, axis=1) - 1
+    count = dest[:, -1] + 1
+    r, c = np.nonzero(keep)
+    width = max(1, int(count.max()))
+    x, y = np.zeros((n, width)), np.zeros((n, width))
+    d = dest[r, c]
+    x[r, d], y[r, d] = ox[r, c], oy[r, c]
+    return x, y, count

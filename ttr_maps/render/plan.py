@@ -20,7 +20,7 @@ from shapely.geometry import Polygon, box
 from ..geometry import Layout
 from ..model.board import Board, Place, Route
 from ..model.variant import Variant
-from .overlap import quad_coords, shared_areas
+from .overlap import BOX_TOLERANCE, box_areas, quad_coords, shared_areas
 from .palette import Palette
 from .paths import Polyline, arc_angles, arc_points_many, offset, smooth
 from .text import clean, fit_size, pdf_safe, text_width
@@ -988,13 +988,95 @@ def _covered(cands: list[Box], tree: STRtree, obstacles: np.ndarray) -> list[tup
     return [(float(areas[a:b].sum()) if b > a else 0.0, own[k] or 1.0) for k, (a, b) in enumerate(zip(cuts, cuts[1:]))]
 
 
+class _QuickCover:
+    """`_covered` of many boxes (the nearest ring of every place) with the areas the boxes share with the obstacles
+    worked out by `overlap.box_areas`, not GEOS's overlay: `cover` gives (area covered, own area, how far the first
+    may be from `_covered`'s); `exact(k0, k1)` gives `_covered`'s own figures of boxes k0..k1-1 (the same pairs of
+    the same query, summed alike). Obstacles that are not convex polygons go GEOS's way from the start."""
+
+    def __init__(self, cands: list[Box], tree: STRtree, obstacles: np.ndarray):
+        self.corners = np.array(cands, dtype=float).reshape(-1, 4)
+        self.boxes = shapely.box(*self.corners.T)
+        self.own = shapely.area(self.boxes).tolist()
+        self.obstacles = obstacles
+        self.qi, self.ti = qi, ti = tree.query(self.boxes)
+        self.cuts = np.searchsorted(qi, np.arange(len(cands) + 1)).tolist()
+        areas = np.zeros(len(qi))
+        quick = np.zeros(len(qi), dtype=bool)  # areas from box_areas that are not surely 0
+        coords, starts, corners = _convex_corners(obstacles)
+        size = corners[ti]
+        for v in np.unique(size).tolist():
+            pick = np.flatnonzero(size == v)
+            if v:
+                polys = coords[starts[ti[pick]][:, None] + np.arange(v)]
+                got, apart = box_areas(self.corners[qi[pick]], polys)
+                areas[pick] = got
+                quick[pick] = ~apart
+            else:
+                areas[pick] = shapely.area(shapely.intersection(obstacles[ti[pick]], self.boxes[qi[pick]]))
+        self.cover = []
+        for k, (a, b) in enumerate(zip(self.cuts, self.cuts[1:])):
+            own = self.own[k] or 1.0
+            err = BOX_TOLERANCE * own * int(quick[a:b].sum()) if b > a else 0.0
+            self.cover.append((float(areas[a:b].sum()) if b > a else 0.0, own, err))
+
+    def exact(self, k0: int, k1: int) -> list[tuple[float, float, float]]:
+        a, b = self.cuts[k0], self.cuts[k1]
+        qi, ti = self.qi[a:b], self.ti[a:b]
+        areas = shapely.area(shapely.intersection(self.obstacles[ti], self.boxes[qi])) if b > a else np.empty(0)
+        return [(float(areas[c - a:d - a].sum()) if d > c else 0.0, self.own[k] or 1.0, 0.0)
+                for k, (c, d) in enumerate(zip(self.cuts[k0:k1], self.cuts[k0 + 1:k1 + 1]), start=k0)]
+
+
+def _convex_corners(polys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The coordinates of all polygons, where each starts, and the number of corners of each (its ring without the
+    closing point) that is a convex polygon without holes (turning one way at every corner), the shapes
+    `overlap.box_areas` takes; 0 for any other."""
+    coords = shapely.get_coordinates(polys)
+    counts = shapely.get_num_coordinates(polys)
+    starts = np.cumsum(counts) - counts
+    ok = (shapely.get_type_id(polys) == 3) & (shapely.get_num_interior_rings(polys) == 0) & (counts >= 4)
+    corners = np.where(ok, counts - 1, 0)
+    for v in np.unique(corners).tolist():
+        if not v:
+            continue
+        which = np.flatnonzero(corners == v)
+        c = coords[starts[which][:, None] + np.arange(v)]
+        e = np.roll(c, -1, axis=1) - c
+        turn = e[..., 0] * np.roll(e[..., 1], -1, axis=1) - e[..., 1] * np.roll(e[..., 0], -1, axis=1)
+        convex = ((turn >= 0).all(axis=1) | (turn <= 0).all(axis=1)) & turn.any(axis=1)
+        corners[which[~convex]] = 0
+    return coords, starts, corners
+
+
+def _ring_best(cands: list[Box], cover: list[tuple[float, float, float]], ring: int, placed: BoxGrid,
+               best: tuple[float, Box, float] | None) -> tuple[tuple[float, Box, float] | None, bool]:
+    """The cheapest of the spots `cands` of one ring, or `best` (cost, box, how far that cost may be off) when it is
+    cheaper by the margin `_place_labels` keeps; with whether every comparison on the way is sure (covered areas
+    that may be off by `cover`'s third figure can tip none of them)."""
+    for cand, (static, area, err), (_name, _ux, _uy, pref) in zip(cands, cover, _DIRECTIONS):
+        total = static + sum(_box_overlap(cand, other) for other in placed.near(cand)) * 1.5
+        covered = total / area
+        # Covering anything at all (a car, a marker, a name) costs more than going out a ring.
+        cost = pref + ring * 0.6 + covered * 8 + (covered > 0.002) * 2.0
+        off = (err / area) * 8 + 1e-12 if err else 0.0
+        if err and abs(covered - 0.002) <= err / area + 1e-12:
+            return best, False
+        if best is not None and (off or best[2]) and abs(cost - (best[0] - 1e-9)) <= off + best[2]:
+            return best, False
+        if best is None or cost < best[0] - 1e-9:
+            best = (cost, cand, off)
+    return best, True
+
+
 def _place_labels(places: list[PlacePlan], obstacles: list[Polygon], opts: BoardOptions, car: float, degree: dict[str, int],
                   scale: float) -> None:
     """Name each place: where its `label` says (`scale` mm per board unit), else at the free spot nearest its marker.
 
     A name takes the first ring of candidate spots with a good one (`_DIRECTIONS`, `_RINGS`), the cheapest there:
-    the share of it covered by cars, markers and tokens (worked out for the nearest ring of every place at once)
-    and by names placed before it (the places with the most tracks first)."""
+    the share of it covered by cars, markers and tokens (worked out for the nearest ring of every place at once,
+    `_QuickCover`, and GEOS's own figures for a place whose choice they might tip) and by names placed before it
+    (the places with the most tracks first)."""
     obstacle_arr = np.array(obstacles, dtype=object)
     tree = STRtree(obstacle_arr)
     placed = BoxGrid(car * 2)
@@ -1008,8 +1090,8 @@ def _place_labels(places: list[PlacePlan], obstacles: list[Polygon], opts: Board
         sizes[id(pp)] = (text, size, bold, italic, text_width(text, size, bold) + size * 0.6, size * 1.3)
     auto = [pp for pp in order if pp.place.label is None]
     first = [_label_candidates(pp, sizes[id(pp)][4], sizes[id(pp)][5], car, 0) for pp in auto]
-    first_cover = _covered([b for cands in first for b in cands], tree, obstacle_arr) if auto else []
-    nearest = {id(pp): (cands, first_cover[8 * k:8 * k + 8]) for k, (pp, cands) in enumerate(zip(auto, first))}
+    quick = _QuickCover([b for cands in first for b in cands], tree, obstacle_arr) if auto else None
+    nearest = {id(pp): (k, cands) for k, (pp, cands) in enumerate(zip(auto, first))}
     for pp in order:
         text, size, bold, italic, w, h = sizes[id(pp)]
         if pp.place.label is not None:  # set by hand: drawn there, whatever it covers (the drawn checks say so)
@@ -1018,22 +1100,24 @@ def _place_labels(places: list[PlacePlan], obstacles: list[Polygon], opts: Board
             pp.label = LabelPlan(text, cx, cy + size * 0.36, size, bold, italic, b)
             placed.add(b)
             continue
-        best: tuple[float, Box] | None = None
-        for ring in range(len(_RINGS)):
-            if ring == 0:
-                cands, cover = nearest[id(pp)]
-            else:
-                cands = _label_candidates(pp, w, h, car, ring)
-                cover = _covered(cands, tree, obstacle_arr)
-            for cand, (static, area), (_name, _ux, _uy, pref) in zip(cands, cover, _DIRECTIONS):
-                total = static + sum(_box_overlap(cand, other) for other in placed.near(cand)) * 1.5
-                covered = total / area
-                # Covering anything at all (a car, a marker, a name) costs more than going out a ring.
-                cost = pref + ring * 0.6 + covered * 8 + (covered > 0.002) * 2.0
-                if best is None or cost < best[0] - 1e-9:
-                    best = (cost, cand)
-            if best is not None and best[0] < 0.5 + ring * 0.6:
-                break
+        assert quick is not None
+        k, first_cands = nearest[id(pp)]
+        cover = quick.cover[8 * k:8 * k + 8]
+        best, sure = _ring_best(first_cands, cover, 0, placed, None)
+        if not (sure and best is not None and (best[0] < 0.5 - best[2] - 1e-12 if best[2] else best[0] < 0.5)):
+            # Not surely settled in the nearest ring with these figures: the nearest ring with GEOS's own, then the next.
+            if any(c[2] for c in cover):
+                cover = quick.exact(8 * k, 8 * k + 8)
+            best = None
+            for ring in range(len(_RINGS)):
+                if ring == 0:
+                    cands = first_cands
+                else:
+                    cands = _label_candidates(pp, w, h, car, ring)
+                    cover = [(static, area, 0.0) for static, area in _covered(cands, tree, obstacle_arr)]
+                best, _ = _ring_best(cands, cover, ring, placed, best)
+                if best is not None and best[0] < 0.5 + ring * 0.6:
+                    break
         assert best is not None
         b = best[1]
         pp.label = LabelPlan(text, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2 + size * 0.36, size, bold, italic, b)
