@@ -57,7 +57,6 @@ def play(args: tuple[str, int, int, int, str, str, str, str, str, str]) -> dict:
     state = game.new_initial_state(seed)
     times: list[float] = []
     searched_times: list[float] = []
-    setup_times: list[float] = []  # the choice of starting tickets (turn 0)
     while not state.is_terminal():
         p = state.current
         legal = state.legal_actions(not bots[p].route_level)
@@ -68,8 +67,6 @@ def play(args: tuple[str, int, int, int, str, str, str, str, str, str]) -> dict:
             a = bots[p].act(view, legal)
             dt = time.process_time() - t
             times.append(dt)
-            if view.turn == 0:
-                setup_times.append(dt)
             if bots[p].stats["searched"] > before:
                 searched_times.append(dt)
         else:
@@ -78,7 +75,7 @@ def play(args: tuple[str, int, int, int, str, str, str, str, str, str]) -> dict:
         state.apply(a)
     scores = state.returns()
     return {"index": index, "seat": me, "winners": list(state.winners()), "scores": scores, "times": times,
-            "searched_times": searched_times, "setup_times": setup_times, "stats": bots[me].stats}
+            "searched_times": searched_times, "stats": bots[me].stats}
 
 
 _GAMES: dict = {}
@@ -175,8 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     lo, hi = wilson(wins, len(results))
     times = [t for r in results for t in r["times"]]
     searched = [t for r in results for t in r["searched_times"]]
-    setup = [t for r in results for t in r.get("setup_times", r["times"][:1])]  # older logs: the first decision
-    later = [t for r in results for t in r["times"][len(r.get("setup_times", r["times"][:1])):]]
+    setup = [r["times"][0] for r in results]  # a seat's first decision is its choice of starting tickets
+    later = [t for r in results for t in r["times"][1:]]
     margin = [r["scores"][r["seat"]] - max(s for p, s in enumerate(r["scores"]) if p != r["seat"]) for r in results]
     by_seat = []
     for seat in range(args.players):
