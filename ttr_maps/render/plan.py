@@ -410,7 +410,7 @@ def _plan_routes(
     none: dict[tuple[int, int], float] = {}
 
     def cost(g: int, j: int, skip: int = -1) -> float:
-        clash = sum([c for (g2, j2), c in pair_cost.get((g, j), none).items() if g2 != skip and chosen[g2] == j2])
+        clash = sum([c for g2, j2, c in clash_lists[g][j] if g2 != skip and chosen[g2] == j2])
         return options[g][j][0] + base[g][j] * 10 + clash
 
     # A route's costs depend only on the shapes of the routes its candidates touch: a route none of whose
@@ -419,6 +419,8 @@ def _plan_routes(
     for (g, _j), others in pair_cost.items():
         neighbours[g].update(h for h, _k in others)
     dirty = [True] * len(options)
+    # pair_cost of each candidate of each route as a list of (other route, its candidate, cost), in the same order.
+    clash_lists = [[[(g2, j2, c) for (g2, j2), c in pair_cost.get((g, j), none).items()] for j in range(len(o))] for g, o in enumerate(options)]
 
     def moved_to(g: int) -> None:
         dirty[g] = True
@@ -434,10 +436,12 @@ def _plan_routes(
                     continue
                 dirty[g] = False
                 # cost(g, j) of each j (the same sums, in the same order)
-                bg, now = base[g], chosen[g]
-                costs = [opts[j][0] + bg[j] * 10 + sum([c for (g2, j2), c in pair_cost.get((g, j), none).items() if chosen[g2] == j2])
-                         for j in range(len(opts))]
-                best = min(range(len(opts)), key=lambda j, costs=costs, now=now: (costs[j], j != now))
+                now = chosen[g]
+                costs = [pref + b * 10 + sum([c for g2, j2, c in clashes if chosen[g2] == j2])
+                         for (pref, _), b, clashes in zip(opts, base[g], clash_lists[g])]
+                # The cheapest, the one taken now among equals, else the first.
+                least = min(costs)
+                best = now if costs[now] == least else costs.index(least)
                 if best != chosen[g]:
                     chosen[g] = best
                     changed = True
