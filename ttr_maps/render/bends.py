@@ -442,6 +442,15 @@ def _own_cars_clear(plan: BoardPlan, count: int, cars: np.ndarray, which: np.nda
 _WORSE = 0.005
 
 
+_KINDS = {"car": 0, "marker": 1, "label": 2, "token": 3}
+
+
+def _hit_set(hits: list[Hit], but: int = -1) -> dict[tuple[int, int], float]:
+    """`Obstacles.hits` of a route as drawn now as `Obstacles.hit_sets` gives them (the same worst shares, read from
+    the list the obstacles keep rather than worked out again); the cars of route `but` are not counted."""
+    return {(_KINDS[h.kind], h.route if h.kind == "car" else h.place): h.share for h in hits if not (h.kind == "car" and h.route == but)}
+
+
 def _fewer(after: dict[tuple[int, int], float], before: dict[tuple[int, int], float], strict: bool = True) -> bool:
     """Does `after` cover only things `before` covers, none of them more, and (`strict`) fewer of them?"""
     if strict and len(after) >= len(before):
@@ -454,7 +463,7 @@ def better_bend(plan: BoardPlan, group: int, obstacles: Obstacles, layout: Layou
     """The bend point that leaves route `group` covering nothing (as `clear_bend`), else the one that leaves
     it covering fewest of the things it covers now and nothing new (nearest first); with how many things it
     still covers. None when no bend tried does better than the route as drawn."""
-    now = obstacles.hit_sets(group, obstacles.cars_of(group), np.zeros(len(obstacles.cars_of(group)), dtype=np.int64), 1)[0]
+    now = _hit_set(obstacles.hits(group))
     best: tuple[int, BendSuggestion] | None = None
     for batch in tries if tries is not None else _bend_tries(plan, group, layout, stretch, written_only):
         sets = obstacles.hit_sets(group, batch.cars, batch.which, len(batch.tries))
@@ -483,7 +492,7 @@ def clear_pair(plan: BoardPlan, first: int, second: int, obstacles: Obstacles, l
     mutual = max((h.share for h in obstacles.hits(first) if h.kind == "car" and h.route == second), default=CAR_SHARE)
     for g, other in ((first, second), (second, first)):
         now_cars = obstacles.cars_of(g)
-        now = obstacles.hit_sets(g, now_cars, np.zeros(len(now_cars), dtype=np.int64), 1, but=other)[0]
+        now = _hit_set(obstacles.hits(g), but=other)
         before += len(now)
         mine: list[tuple[int, float, BendSuggestion | None, np.ndarray]] = [(len(now), 0.0, None, now_cars)]
         for batch in tries[g] if tries is not None else _bend_tries(plan, g, layout, stretch, written_only):
