@@ -32,7 +32,7 @@ from heapq import heappop, heappush
 from ..boardgraph import UnionFind
 from ..engine.actions import BuildStation, DrawTickets, MovePassenger, PlacePassenger, StopPassenger
 from .planner import PlanningBot
-from .planning import INF, Plan, best_track, multi_source, plan_network, route_deficit, shortest_path
+from .planning import INF, Plan, best_track, multi_source, plan_network, shortest_path
 
 
 class ExpertBot(PlanningBot):
@@ -337,10 +337,16 @@ class ExpertBot(PlanningBot):
         tempo = self.filler_tempo
         hmax = max(hand[: bd.NC])
         careful = self.careful_tunnels
+        # route_deficit (and its track_have), inlined: the loop may look at many routes.
+        owner, route_tracks, ferry, loco_ok = know.owner, bd.route_tracks, bd.ferry, bd.loco_ok
+        locos = hand[bd.LOCO]
+        bigs = hand[bd.BIG] if bd.has_big else 0
+        big_min = bd.big_min
         for r in order:  # most points first: a route's value is at most its points (plus bonuses)
             if bd.points[r] + extra < best_v:
                 break
-            if not know.open[r] or bd.length[r] > trains:
+            L = bd.length[r]
+            if not know.open[r] or L > trains:
                 continue
             if careful and bd.tunnel[r] and not self._tunnel_safe(r, hand):
                 continue
@@ -355,7 +361,24 @@ class ExpertBot(PlanningBot):
                 continue
             # Points per turn (a claim, and a draw turn per two cards missing): the player who runs out of
             # trains first ends the game while the others still hold unused trains and open tickets.
-            v = pts / (1.0 + tempo * ((route_deficit(bd, r, hand, know, hmax) + 1) // 2))
+            f = ferry[r]
+            wild = locos + (bigs if L >= big_min else 0) if loco_ok[r] else 0
+            best_c, have = -3, -1
+            for tid, c in route_tracks[r]:
+                if owner[tid] >= 0:
+                    continue
+                h = hmax if c < 0 else hand[c]
+                if h > have:
+                    best_c, have = c, h
+            if best_c == -3:
+                have = hmax
+            if wild < f:
+                x = L - f - have
+                d = f - wild + (x if x > 0 else 0)
+            else:
+                x = L - (have if have < L - f else L - f) - wild
+                d = x if x > 0 else 0
+            v = pts / (1.0 + tempo * ((d + 1) // 2))
             if v > best_v or (v == best_v and r < best):
                 best, best_v = r, v
         return [best] if best >= 0 else []
@@ -573,7 +596,8 @@ class ExpertBot(PlanningBot):
         cards = view.hand[bd.PASS]
         claimed, mine, country, adj = know.claimed, know.mine, bd.country, bd.adj
         # The ways on from each place, worked out when the search first stands there: (route, place reached,
-        # passenger cards it costs, goods value there), claimed routes only, never into a country, in adj's order.
+        # passenger cards it costs, goods value there), claimed routes only, never into a country, in adj's order;
+        # with no passenger card left, the free ones alone (own routes: the others would be passed over).
         get = top.get
 
         def ways_from(u):
@@ -581,7 +605,7 @@ class ExpertBot(PlanningBot):
             for r, v in adj[u]:
                 if claimed[r] and not country[v]:
                     out.append((r, v, 0 if mine[r] else 1, get(v, 0)))
-            w = ways[u] = tuple(out)
+            w = ways[u] = (tuple(out), tuple(x for x in out if not x[2]))
             return w
 
         used = [False] * bd.NR  # routes on the path so far
@@ -602,7 +626,7 @@ class ExpertBot(PlanningBot):
                 w = ways[u]
                 if w is None:
                     w = ways_from(u)
-                for r, v, cost, gain in w:
+                for r, v, cost, gain in w[0] if cards_left else w[1]:
                     if used[r] or cost > cards_left:
                         continue
                     used[r] = True

@@ -105,7 +105,10 @@ class PlanningBot(Bot):
         base = bd.style_costs.get(type(self))
         if base is None:
             base = bd.style_costs[type(self)] = [self.route_cost(r) for r in range(bd.NR)]
-        self.know = Knowledge(bd, seat, base, self.borrow_cost)
+        plans = bd.style_plans.get(type(self))
+        if plans is None:
+            plans = bd.style_plans[type(self)] = {}
+        self.know = Knowledge(bd, seat, base, self.borrow_cost, plans)
         self.reserve = self.keep_reserve * bd.trains / 45
         self.plan: Plan | None = None
         self.plan_set: set[int] = set()
@@ -386,7 +389,12 @@ class PlanningBot(Bot):
         if seen[0] == version:
             return seen[1]
         lim = self.endgame_trains
-        low = any(view.trains(p) <= lim for p in range(view.num_players))
+        low = False
+        trains = view.trains
+        for p in range(view.num_players):  # (a loop, not any() over a generator: one call less a seat)
+            if trains(p) <= lim:
+                low = True
+                break
         self._endgame_seen = (version, low)
         return low
 

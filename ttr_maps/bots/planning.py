@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 INF = float("inf")
 
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+SHARED_PLANS = 3000  # networks on the empty board kept per style and board (BoardData.style_plans), at most
 
 
 class BoardData:
@@ -101,6 +102,9 @@ class BoardData:
         # Routes with a track that can ever be claimed (Knowledge's `open` at the start of a game).
         self.open0 = tuple(any(self.track_ok[tid] for tid in tids) for tids in t.route_tids)
         self.style_costs: dict[type, list[float]] = {}  # bot class -> its route costs (PlanningBot.route_cost)
+        # Bot class -> plan_network's networks on the empty board (before a seat has seen any claim): the same
+        # for every seat of that style in every game of this board, so the starting tickets' choices share them.
+        self.style_plans: dict[type, dict] = {}
         if any(len(k.destinations) > 1 for k in t.tickets):
             self._aim_tickets(t)
 
@@ -220,7 +224,8 @@ class Knowledge:
     reachable with a station), else `base_cost[r]`.
     """
 
-    def __init__(self, bd: BoardData, seat: int, base_cost: list[float], borrow: float = INF):
+    def __init__(self, bd: BoardData, seat: int, base_cost: list[float], borrow: float = INF,
+                 setup_plans: dict | None = None):
         self.bd = bd
         self.seat = seat
         t = bd.t
@@ -241,6 +246,9 @@ class Knowledge:
         self.log: list[int] = []  # every claimed route, as this seat learnt of them
         self.version = 0
         self.plans: dict[tuple[int, ...], tuple] = {}  # plan_network's networks per ticket-order prefix, for `plans_version`
+        # Networks on the empty board shared with every seat whose costs are `base_cost` (BoardData.style_plans),
+        # read and added to while this seat has seen nothing (version 0).
+        self.setup_plans = setup_plans
         self.plans_version = -1
         # Routes whose cost or openness changed since plan_network last looked, and whether any cost fell: a
         # kept network stays exact while every change only raised the cost of routes none of its paths use.
@@ -420,8 +428,14 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
         cache = know.plans
         if know.plans_version != know.version:
             _refresh_plans(know)
+        shared = know.setup_plans if know.version == 0 else None
         for i in range(len(order), 0, -1):
-            got = cache.get(tuple(order[:i]))
+            key = tuple(order[:i])
+            got = cache.get(key)
+            if got is None and shared is not None:
+                got = shared.get(key)
+                if got is not None:  # a copy of its own: the seat's kept networks get costs copied into them
+                    got = cache[key] = (got[0][:], *got[1:])
             if got is not None:
                 start = i
                 break
@@ -457,8 +471,11 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
                     elif not mine[r]:
                         plan.borrowed.append(r)
         if cache is not None:
-            cache[tuple(order[: i + 1])] = (c[:], plan.routes[:], plan.trains, plan.cost, plan.reachable[:],
-                                            plan.unreachable[:], plan.borrowed[:], frozenset(used))
+            key = tuple(order[: i + 1])
+            entry = cache[key] = (c[:], plan.routes[:], plan.trains, plan.cost, plan.reachable[:],
+                                  plan.unreachable[:], plan.borrowed[:], frozenset(used))
+            if shared is not None and len(shared) < SHARED_PLANS:
+                shared[key] = (c[:], *entry[1:])
     plan.version = know.version
     return plan
 
