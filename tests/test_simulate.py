@@ -39,6 +39,20 @@ def test_seeds_and_seats_depend_only_on_the_run_and_the_index():
     assert seat_bots(("a", "b", "c"), 5) == ["c", "a", "b"]
 
 
+def test_the_runners_draw_for_random_bots_plays_the_bots_own_games(monkeypatch):
+    """The runner draws a random bot's pick itself (Bot.uniform); asking the bot's act() instead, as for any
+    other bot, gives byte-identical records, at a table of random bots (USA, Europe) and mixed with a planning
+    bot (Paris)."""
+    from ttr_maps.bots.random_bot import RandomBot
+
+    runs = [RunSpec(GameSource.from_file(USA, 4), ("random",) * 4, 2, 11),
+            RunSpec(GameSource.from_file(EUROPE, 3), ("random",) * 3, 2, 11),
+            RunSpec(GameSource.from_file(PARIS, 3), ("random", "expert", "random"), 2, 12)]
+    drawn = [list(run_games(spec)) for spec in runs]
+    monkeypatch.setattr(RandomBot, "uniform", False)
+    assert drawn == [list(run_games(spec)) for spec in runs]
+
+
 @pytest.mark.slow
 def test_records_are_identical_for_one_and_two_workers():
     spec = RunSpec(GameSource.from_file(PARIS, 3), ("expert", "random", "long-route"), 12, 9)

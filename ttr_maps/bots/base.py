@@ -30,8 +30,17 @@ class Bot:
     # True: the bot reads its legal actions only by len() and by index (a random choice); the runner then hands
     # it state.legal_sequence(), which builds only the claim asked for, instead of the list of every claim.
     index_only = False
+    # True: the bot's act() is `legal[self.rng._randbelow(len(legal))]` (legal[0] when it is the only one), a
+    # uniformly random pick; simulate's runner then draws that index itself, the same draw, without calling
+    # act. A subclass that defines its own act() is False unless it sets this again.
+    uniform = False
     # Options a user may set (`--bot-option NAME.KEY=VALUE`): key -> what it sets. `configure` reads them.
     options: dict[str, str] = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "act" in vars(cls) and "uniform" not in vars(cls):
+            cls.uniform = False  # an act() of its own is asked, unless the class says it is the uniform pick
 
     def __init__(self, game: Game, seat: int, seed: int):
         self.game = game

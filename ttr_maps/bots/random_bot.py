@@ -10,6 +10,7 @@ class RandomBot(Bot):
     description = "a uniformly random legal action"
     reads_view = False
     index_only = True
+    uniform = True  # simulate's runner draws the pick itself (Bot.uniform): act is for everyone else
 
     def act(self, view, legal):
         # rng.choice(legal) is legal[rng._randbelow(len(legal))]: the same draw, taken here with one len() of the

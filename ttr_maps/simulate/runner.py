@@ -125,22 +125,31 @@ def play_game(game: Game, bots: list[str], seed: int, index: int, observation: s
     for v in closed:
         if v is not None:
             v.close()
+    # A bot that picks uniformly at random (Bot.uniform) has its pick drawn here, from its own generator, as
+    # its act() would: legal[rng._randbelow(len(legal))], an element of the legal actions by construction.
+    uniform = [b.rng if b.uniform and not engine_view else None for b in players]
     actions = 0
     events = rec.events  # what each action did; `after` reads them (most actions, card draws, have none)
     while state.phase != PH_OVER:
         p = state.current
-        legal = state.legal_sequence() if by_index[p] else state.legal_actions(full[p])
-        if engine_view:
-            a = players[p].act(ObservationView(game, state.observation(p)), legal)
-        elif closed[p] is not None:
-            a = players[p].act(closed[p], legal)
+        rng = uniform[p]
+        if rng is not None:
+            legal = state.legal_sequence()
+            n = len(legal)
+            a = legal[rng._randbelow(n)] if n > 1 else legal[0]
         else:
-            view = StateView(state, p)
-            a = players[p].act(view, legal)
-            view.close()
-        if a is None or not ((type(legal) is LegalActions and a is legal.last) or any(map(is_, legal, repeat(a)))
-                             or _listed(a, legal)):
-            raise BotError(f"bot {bots[p]!r} (seat {p}) chose {a!r}, which is not legal here (game {index})")
+            legal = state.legal_sequence() if by_index[p] else state.legal_actions(full[p])
+            if engine_view:
+                a = players[p].act(ObservationView(game, state.observation(p)), legal)
+            elif closed[p] is not None:
+                a = players[p].act(closed[p], legal)
+            else:
+                view = StateView(state, p)
+                a = players[p].act(view, legal)
+                view.close()
+            if a is None or not ((type(legal) is LegalActions and a is legal.last) or any(map(is_, legal, repeat(a)))
+                                 or _listed(a, legal)):
+                raise BotError(f"bot {bots[p]!r} (seat {p}) chose {a!r}, which is not legal here (game {index})")
         rec.before(a)
         try:
             state.apply(a)
