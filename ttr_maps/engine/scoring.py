@@ -32,7 +32,7 @@ from ..model.board import Board, Ticket
 from ..model.variant import Variant
 from .mechanic import Mechanic, mechanics_for, overrides
 from .position import PlayerPosition, Position, ScoringTable, all_tickets
-from .trail import TrailTooLarge, trail_of
+from .trail import TrailTooLarge, networks, trail_of
 
 BREAKDOWN_KEYS = (
     "routes",
@@ -153,16 +153,17 @@ def final_score(variant: Variant, board: Board, position: Position, mechanics: I
     countries = ix.countries
     _check(ix, position)
 
-    options = [_ticket_options(board, countries, tickets, p, position, seat) if p.stations else [_own_option(ix, p)]
-               for seat, p in enumerate(position.players)]
+    route_nodes, route_length = ix.route_nodes, ix.route_length
+    ends = [[route_nodes[r] for r, _t in p.claims] for p in position.players]
+    parents = [networks(e, ix.nodes) for e in ends]  # each player's own networks: its trails and tickets
+    options = [_ticket_options(board, countries, tickets, p, position, seat) if p.stations
+               else [_own_option(ix, p, parents[seat])] for seat, p in enumerate(position.players)]
     choice = _choose_ticket_options(variant, options)
     chosen = [opts[c] for opts, c in zip(options, choice)]
     trails = []
-    route_nodes, route_length = ix.route_nodes, ix.route_length
     for seat, p in enumerate(position.players):
         try:
-            trails.append(trail_of([route_nodes[r] for r, _t in p.claims], [route_length[r] for r, _t in p.claims],
-                                   ix.nodes))
+            trails.append(trail_of(ends[seat], [route_length[r] for r, _t in p.claims], ix.nodes, parents[seat]))
         except TrailTooLarge as e:
             raise ScoringError(f"{p.name or f'player {seat + 1}'}: {e}") from None
     table = ScoringTable(
@@ -423,11 +424,13 @@ def _ticket_options(
     return front
 
 
-def _own_option(ix: BoardIndex, player: PlayerPosition) -> _Option:
+def _own_option(ix: BoardIndex, player: PlayerPosition, parent: list[int] | None = None) -> _Option:
     """The one outcome of a player who built no station (_ticket_options with nothing to borrow): the tickets
-    its own routes complete, each scoring its best destination reached, the others costing their lowest."""
-    parent = list(range(ix.nodes))
+    its own routes complete, each scoring its best destination reached, the others costing their lowest.
+    `parent`: trail.networks of the player's routes' ends, if the caller has it."""
     route_nodes = ix.route_nodes
+    if parent is None:
+        parent = networks([route_nodes[r] for r, _t in player.claims], ix.nodes)
     owned = set()
     touched = []
     for r, _t in player.claims:
@@ -435,12 +438,6 @@ def _own_option(ix: BoardIndex, player: PlayerPosition) -> _Option:
         a, b = route_nodes[r]
         touched.append(a)
         touched.append(b)
-        while parent[a] != a:
-            parent[a] = a = parent[parent[a]]
-        while parent[b] != b:
-            parent[b] = b = parent[parent[b]]
-        if a != b:
-            parent[a] = b
     network: dict[int, int] = {}  # a node the player's routes touch -> its network's root
     for k in touched:
         r = k

@@ -64,20 +64,29 @@ def longest_trail(edges: Sequence[Edge], terminals: Iterable[Hashable] = ()) -> 
     return trail_of(ends, [e[2] for e in edges], len(ids))
 
 
-def trail_of(ends: Sequence[tuple[int, int]], weights: Sequence[int], nodes: int) -> Trail:
-    """longest_trail over places numbered 0..nodes-1: edge i joins ends[i] (a country's end already its own
-    place per edge) and has length weights[i]. The first network (by its first edge) of the greatest length wins.
-
-    A network's trail is at most its total length, so a network whose total cannot beat (or, before the
-    winner so far, equal) the best found is not searched; the heaviest network is searched first."""
+def networks(ends: Sequence[tuple[int, int]], nodes: int) -> list[int]:
+    """Union-find over places 0..nodes-1 joined by `ends` (with path halving): following parent[x] from x
+    leads to one root per network."""
     parent = list(range(nodes))
-    for a, b in ends:  # union-find with path halving: one network per root
+    for a, b in ends:
         while parent[a] != a:
             parent[a] = a = parent[parent[a]]
         while parent[b] != b:
             parent[b] = b = parent[parent[b]]
         if a != b:
             parent[a] = b
+    return parent
+
+
+def trail_of(ends: Sequence[tuple[int, int]], weights: Sequence[int], nodes: int, parent: list[int] | None = None) -> Trail:
+    """longest_trail over places numbered 0..nodes-1: edge i joins ends[i] (a country's end already its own
+    place per edge) and has length weights[i]. The first network (by its first edge) of the greatest length wins.
+
+    A network's trail is at most its total length, so a network whose total cannot beat (or, before the
+    winner so far, equal) the best found is not searched; the heaviest network is searched first. `parent`:
+    networks(ends, nodes), if the caller has it."""
+    if parent is None:
+        parent = networks(ends, nodes)
     groups: dict[int, list[int]] = {}
     sums: dict[int, int] = {}
     for i, (a, _b) in enumerate(ends):
