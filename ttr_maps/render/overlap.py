@@ -57,36 +57,11 @@ def _shared_areas(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     x, y = np.zeros((n, 8)), np.zeros((n, 8))
     x[:, :4], y[:, :4] = b[..., 0], b[..., 1]
     count = four.copy()
-    rows = np.arange(n)[:, None]
     for k in range(4):
-        m = x.shape[1]
-        idx = np.arange(m)[None, :]
         x0, y0 = ax[:, k:k + 1], ay[:, k:k + 1]
         ex, ey = ax[:, (k + 1) % 4][:, None] - x0, ay[:, (k + 1) % 4][:, None] - y0
-        valid = idx < count[:, None]
-        nxt = np.where(idx + 1 < count[:, None], idx + 1, 0)
-        xn, yn = x[rows, nxt], y[rows, nxt]
-        side = ex * (y - y0) - ey * (x - x0)
-        side_n = side[rows, nxt]
-        inside = side >= 0
-        crosses = valid & (inside != (side_n >= 0))
-        # Each point gives itself (when inside) and the crossing to the next point (when the side changes).
-        t = np.divide(side, side - side_n, out=np.zeros_like(side), where=crosses)
-        cx, cy = x + (xn - x) * t, y + (yn - y) * t
-        keep = np.empty((n, 2 * m), dtype=bool)
-        keep[:, 0::2] = valid & inside
-        keep[:, 1::2] = crosses
-        ox, oy = np.empty((n, 2 * m)), np.empty((n, 2 * m))
-        ox[:, 0::2], ox[:, 1::2] = x, cx
-        oy[:, 0::2], oy[:, 1::2] = y, cy
-        dest = np.cumsum(keep, axis=1) - 1
-        count = dest[:, -1] + 1
-        r, c = np.nonzero(keep)
         # Packed to the front of each row (8 points at most, unless rounding makes a sliver of one more).
-        width = max(8, int(count.max()))
-        x, y = np.zeros((n, width)), np.zeros((n, width))
-        d = dest[r, c]
-        x[r, d], y[r, d] = ox[r, c], oy[r, c]
+        x, y, count = _clip(x, y, count, ex * (y - y0) - ey * (x - x0), 8)
     area = np.abs(_twice_area(x, y, count)) / 2
     area[count < 3] = 0.0
     area[area <= np.abs(twice) / 2 * TOUCH] = 0.0
@@ -138,8 +113,10 @@ def box_areas(boxes: np.ndarray, polys: np.ndarray) -> tuple[np.ndarray, np.ndar
     return area, apart
 
 
-def _clip(x: np.ndarray, y: np.ndarray, count: np.ndarray, side: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each polygon (its first `count` points of the rows of x, y) cut to where `side` (of each point) is >= 0."""
+def _clip(x: np.ndarray, y: np.ndarray, count: np.ndarray, side: np.ndarray,
+          least: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each polygon (its first `count` points of the rows of x, y) cut to where `side` (of each point) is >= 0; the
+    rows come back at least `least` wide."""
     n, m = x.shape
     idx = np.arange(m)[None, :]
     rows = np.arange(n)[:, None]
@@ -159,7 +136,7 @@ def _clip(x: np.ndarray, y: np.ndarray, count: np.ndarray, side: np.ndarray) -> 
     dest = np.cumsum(keep, axis=1) - 1
     count = dest[:, -1] + 1
     r, c = np.nonzero(keep)
-    width = max(1, int(count.max()))
+    width = max(least, int(count.max()))
     x, y = np.zeros((n, width)), np.zeros((n, width))
     d = dest[r, c]
     x[r, d], y[r, d] = ox[r, c], oy[r, c]
