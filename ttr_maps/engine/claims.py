@@ -46,10 +46,15 @@ def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list)
         return
     # The gray groups: for each open track, the payments of each colour held, then those in wilds alone.
     held = [(k, h) for k, h in enumerate(colors) if h]
-    best, reach = _gray_reach(t, colors, wilds, trains)
+    best = max(colors) if nc else 0
+    top = best + wilds
+    if top > trains:
+        top = trains
+    if top > t.group_len_cap:
+        top = t.group_len_cap
     rows_cache = game.gray_rows
     positions = game.open_positions
-    for gi, length, ferry, wk, g in reach:
+    for gi, length, ferry, wk, g in t.groups_upto[nc][top]:
         open_mask = gopen[gi]
         if not open_mask:
             continue
@@ -82,18 +87,6 @@ def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list)
         for j in js:
             for r in rows:
                 out.extend(r[j])
-
-
-def _gray_reach(t, colors: list[int], wilds: int, trains: int) -> tuple[int, tuple]:
-    """The most cards of one colour held, and the gray groups a claim may reach with them: no longer than that
-    plus the wilds, the trains left or the longest group (t.groups_upto, shortest first)."""
-    best = max(colors) if colors else 0
-    top = best + wilds
-    if top > trains:
-        top = trains
-    if top > t.group_len_cap:
-        top = t.group_len_cap
-    return best, t.groups_upto[t.NC][top]
 
 
 def _colored_claims(game, colors: list[int], locos: int, bigs: int, trains: int, gopen: list[int], out: list) -> None:
@@ -161,10 +154,15 @@ def claim_segments(state: State, out: list) -> tuple[list, int] | None:
     if t.groups_by_color[nc]:
         # The gray groups: per group, how many payments a colour's cards give (by cards held, capped at the
         # length) and wilds alone; the claims themselves are made only when asked for (gray_pick).
-        best, reach = _gray_reach(t, colors, wilds, trains)
+        best = max(colors) if nc else 0
+        top = best + wilds
+        if top > trains:
+            top = trains
+        if top > t.group_len_cap:
+            top = t.group_len_cap
         counts = game.gray_counts
         positions = game.open_positions
-        for e in reach:
+        for e in t.groups_upto[nc][top]:
             gi, length, ferry, wk, g = e
             open_mask = gopen[gi]
             if not open_mask:
