@@ -2,7 +2,9 @@
 
 - plan_network's kept networks, the seat's own and those on the empty board shared by every seat of a style
   (BoardData.style_plans): every network a bot uses equals a new build on the same costs;
-- the expert's best journey (Märklin): every answer equals a new search, goods table included.
+- the expert's best journey (Märklin): every answer equals a new search, goods table included;
+- the ticket choices that stop an option's network once it cannot beat the best so far: the same choice as
+  valuing every option whole.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ttr_maps.bots import expert, planner, planning, ticket_hungry
+from ttr_maps.bots import expert, planner, planning
 from ttr_maps.engine.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,24 +39,24 @@ def test_kept_networks_equal_new_builds(variant, players, bots, monkeypatch):
     original = planning.plan_network
     seen = {"checked": 0, "shared": 0}
 
-    def checked(know, tickets, cost=None):
+    def checked(know, tickets, cost=None, stop=None):
         tickets = list(tickets)
         if cost is None and know.version == 0 and tickets:
             first = (max(tickets, key=lambda k: know.bd.ticket_points[k]),)
             seen["shared"] += first in know.setup_plans and first not in know.plans
-        plan = original(know, tickets, cost)
-        if cost is None:
+        plan = original(know, tickets, cost, stop)
+        if cost is None and plan is not None:
             assert _fields(plan) == _fields(original(know, tickets, know.cost[:]))
             seen["checked"] += 1
         return plan
 
-    for module in (planning, planner, expert, ticket_hungry):
+    for module in (planning, planner, expert):
         monkeypatch.setattr(module, "plan_network", checked)
     game = Game.from_file(ROOT / "maps" / "variants" / f"{variant}.yaml", players)
     for seed in range(1, 7):
         play_game(game, bots, seed, seed)
     assert seen["checked"] > 50
-    assert seen["shared"] > 3
+    assert seen["shared"] >= 2  # (ticket choices stop networks that cannot win: paris's two seats share 2)
 
 
 def test_kept_journeys_equal_new_searches(monkeypatch):
@@ -83,3 +85,42 @@ def test_kept_journeys_equal_new_searches(monkeypatch):
         play_game(game, ["expert"] * 4, seed, seed)
     assert seen["checked"] > 50
     assert seen["across_claims"] > 5
+
+
+@pytest.mark.parametrize("variant", ["usa", "marklin"])
+def test_bounded_ticket_choices_equal_whole_values(variant, monkeypatch):
+    """Through seeded games of the default table, every ticket choice of the planning styles (the network of
+    an option stopped once its value cannot beat the best option so far) is the option valuing every option
+    whole picks: the first of the highest keep_value in the legal order. The games must stop some networks."""
+    from ttr_maps.engine.actions import KeepTickets
+    from ttr_maps.simulate.runner import play_game
+
+    keep, over = planner.PlanningBot.keep, planner.PlanningBot.keep_value_over
+    seen = {"checked": 0, "stopped": 0}
+
+    def counted(self, todo, chosen, trains, base, floor):
+        v = over(self, todo, chosen, trains, base, floor)
+        seen["stopped"] += v == -planning.INF
+        return v
+
+    def checked(self, view, legal):
+        got = keep(self, view, legal)
+        best, best_v = None, -planning.INF
+        _, todo = planning.tickets_done(self.know, view.tickets)
+        base = planning.plan_network(self.know, todo)
+        for a in legal:
+            if type(a) is KeepTickets:
+                v = self.keep_value(todo, [view.offered[i] for i in a.indices], view.trains(self.seat), base)
+                if v > best_v:
+                    best, best_v = a, v
+        assert got == best
+        seen["checked"] += 1
+        return got
+
+    monkeypatch.setattr(planner.PlanningBot, "keep", checked)
+    monkeypatch.setattr(planner.PlanningBot, "keep_value_over", counted)
+    game = Game.from_file(ROOT / "maps" / "variants" / f"{variant}.yaml", 4)
+    for seed in range(1, 7):
+        play_game(game, ["expert", "route-focus", "ticket-hungry", "long-route"], seed, seed)
+    assert seen["checked"] > 25
+    assert seen["stopped"] > 10

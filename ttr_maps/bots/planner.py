@@ -131,12 +131,46 @@ class PlanningBot(Bot):
 
     def keep_value(self, todo: list[int], chosen: list[int], trains: int, base: Plan) -> float:
         """How good keeping `chosen` is, with `todo` still open and `trains` left."""
-        bd = self.bd
-        plan = plan_network(self.know, todo + chosen)
-        ok = sum(bd.ticket_points[k] for k in chosen if k in plan.reachable)
-        bad = sum(bd.ticket_points[k] for k in chosen if k in plan.unreachable)
-        over = max(0, plan.trains - (trains - self.reserve))
-        return ok - 2 * bad - self.over_budget_penalty * over - 0.05 * plan.trains
+        return self.keep_value_over(todo, chosen, trains, base, -INF)
+
+    def keep_formula(self, ok: int, bad: int, plan_trains: int, trains: int, base: Plan) -> float:
+        """keep_value from the points of the chosen tickets the network reaches (`ok`) and does not (`bad`) and
+        its trains. Never higher for less `ok`, more `bad` or more trains (keep_value_over's bound needs that)."""
+        over = max(0, plan_trains - (trains - self.reserve))
+        return ok - 2 * bad - self.over_budget_penalty * over - 0.05 * plan_trains
+
+    def keep_value_over(self, todo: list[int], chosen: list[int], trains: int, base: Plan, floor: float) -> float:
+        """`keep_value`, or a value not above `floor` once the option is known not to beat it.
+
+        The network grows ticket by ticket (plan_network), and its trains only grow: keep_formula with the
+        trains so far, the chosen tickets found unreachable so far as `bad` and all the others as reached
+        bounds the value from above, so the search stops once that bound is below `floor`. keep takes the
+        first option of the highest value, so it takes the same one. (A style with a keep_value of its own
+        gets that, whole.)"""
+        if type(self).keep_value is not PlanningBot.keep_value:
+            return self.keep_value(todo, chosen, trains, base)
+        pts = self.bd.ticket_points
+        stop = None
+        if floor > -INF:
+            total = 0
+            for k in chosen:
+                total += pts[k]
+            chosen_set = set(chosen)
+            formula = self.keep_formula
+
+            def stop(plan: Plan) -> bool:
+                bad = 0
+                for k in plan.unreachable:
+                    if k in chosen_set:
+                        bad += pts[k]
+                return formula(total - bad, bad, plan.trains, trains, base) < floor
+
+        plan = plan_network(self.know, todo + chosen, stop=stop)
+        if plan is None:
+            return -INF
+        ok = sum(pts[k] for k in chosen if k in plan.reachable)
+        bad = sum(pts[k] for k in chosen if k in plan.unreachable)
+        return self.keep_formula(ok, bad, plan.trains, trains, base)
 
     def make_plan(self, view, todo: list[int]) -> Plan:
         """The network for the open tickets (a style may give some up)."""
@@ -456,13 +490,18 @@ class PlanningBot(Bot):
         _, todo = tickets_done(self.know, view.tickets)
         trains = view.trains(self.seat)
         base = plan_network(self.know, todo)
-        best, best_v = None, -INF
-        for a in legal:
-            if type(a) is not KeepTickets:
-                continue
-            v = self.keep_value(todo, [offered[i] for i in a.indices], trains, base)
-            if v > best_v:
-                best, best_v = a, v
+        pts = self.bd.ticket_points
+        opts = []
+        for i, a in enumerate(legal):
+            if type(a) is KeepTickets:
+                chosen = [offered[j] for j in a.indices]
+                opts.append((-sum(pts[k] for k in chosen), i, a, chosen))
+        opts.sort(key=lambda o: o[0])
+        best, best_v, best_i = None, -INF, -1
+        for _, i, a, chosen in opts:
+            v = self.keep_value_over(todo, chosen, trains, base, best_v)
+            if v > best_v or (v == best_v and i < best_i):
+                best, best_v, best_i = a, v, i
         return best
 
     def mix(self, view, legal):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import weakref
 from heapq import heappop, heappush
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from ..boardgraph import distances
 from ..engine.actions import ClaimTrack, DrawBlind
@@ -410,7 +410,8 @@ class Plan:
         self.version = -1
 
 
-def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | None = None) -> Plan:
+def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | None = None,
+                 stop: Callable[[Plan], bool] | None = None) -> Plan | None:
     """Grow one network for `tickets` (most valuable first): each ticket's cheapest path, earlier choices free.
 
     With the seat's own costs, the network after each prefix of the ticket order is kept: the ticket
@@ -419,6 +420,9 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
     made routes off its paths dearer (an opponent's claim elsewhere): the cheapest paths Dijkstra finds, ties
     included, are then the same, so only the changed costs are copied into it. Any cost that fell (an own
     claim or station) or a change on its paths drops it.
+
+    `stop`, if given, is asked before each ticket's search with the network so far: True gives up (None is
+    returned; the networks kept for the prefixes searched stay exact).
     """
     bd = know.bd
     order = sorted(tickets, key=lambda k: -bd.ticket_points[k])
@@ -453,6 +457,8 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
     open_ = know.open
     length = bd.length
     for i in range(start, len(order)):
+        if stop is not None and stop(plan):
+            return None
         k = order[i]
         a, b = bd.ticket_ends[k]
         res = shortest_path(bd, c, a, b)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from ..engine.actions import DrawTickets
 from .planner import PlanningBot
-from .planning import plan_network
 
 
 class TicketHungryBot(PlanningBot):
@@ -26,11 +25,7 @@ class TicketHungryBot(PlanningBot):
                 return a
         return None
 
-    def keep_value(self, todo, chosen, trains, base):
-        bd = self.bd
-        plan = plan_network(self.know, todo + chosen)
-        ok = sum(bd.ticket_points[k] for k in chosen if k in plan.reachable)
-        bad = sum(bd.ticket_points[k] for k in chosen if k in plan.unreachable)
-        over = max(0, plan.trains - (trains - self.reserve))
-        marginal = max(0, plan.trains - base.trains)
+    def keep_formula(self, ok, bad, plan_trains, trains, base):
+        over = max(0, plan_trains - (trains - self.reserve))
+        marginal = max(0, plan_trains - base.trains)
         return 10.0 * ok / (marginal + 3) + 0.1 * ok - 2 * bad - self.over_budget_penalty * over
