@@ -337,7 +337,7 @@ class ExpertBot(PlanningBot):
         tempo = self.filler_tempo
         hmax = max(hand[: bd.NC])
         careful = self.careful_tunnels
-        # route_deficit (and its track_have), inlined: the loop may look at many routes.
+        # The cards missing (tests/test_bots_deficit.py holds this copy to its reference), inlined: the loop may look at many routes.
         owner, route_tracks, ferry, loco_ok = know.owner, bd.route_tracks, bd.ferry, bd.loco_ok
         locos = hand[bd.LOCO]
         bigs = hand[bd.BIG] if bd.has_big else 0

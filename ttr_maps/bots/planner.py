@@ -193,7 +193,7 @@ class PlanningBot(Bot):
         touched = know.my_places()  # a route is near the network when one of its ends is
         is_open, length, ends, points = know.open, bd.length, bd.ends, bd.points
         bonuses = bd.two_paths or bd.most_routes
-        # route_deficit (and its track_have), inlined: this loop looks at every route.
+        # The cards missing (tests/test_bots_deficit.py holds this copy to its reference), inlined: this loop looks at every route.
         ferry, loco_ok, route_tracks, owner = bd.ferry, bd.loco_ok, bd.route_tracks, know.owner
         locos = hand[bd.LOCO]
         bigs = hand[bd.BIG] if bd.has_big else 0

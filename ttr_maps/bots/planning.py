@@ -594,7 +594,10 @@ def _assign_grays(grays: list[int], need: list[int], hand: list[int], NC: int) -
 
 def draw_needs(bd: BoardData, routes: list[int], hand: list[int], know: Knowledge) -> tuple[list[int], int, int]:
     """(cards per colour missing, locomotives missing, focus colour) for claiming `routes`: colour_needs' deficit
-    and the colour of the route closest to being paid (route_deficit > 0 and least; -1: none), in one pass."""
+    and the colour of the route closest to being paid (the fewest cards missing, more than none; -1: none), in
+    one pass. The cards missing are counted as the fillers count them (tests/test_bots_deficit.py), except that
+    wild cards count on every route here, even one that refuses them (cards.locomotives_only_on): a deliberate
+    difference kept from the start, which only picks the colour drawn first, never a claim."""
     NC = bd.NC
     need = [0] * NC
     grays: list[int] = []
@@ -624,7 +627,7 @@ def draw_needs(bd: BoardData, routes: list[int], hand: list[int], know: Knowledg
             need[best_c] += L - f
         else:
             grays.append(L - f)
-        # route_deficit
+        # the cards missing (wild cards counted on every route: see above)
         wild = loco_held + (big_held if L >= big_min else 0)
         if wild < f:
             x = L - f - best_have
@@ -640,17 +643,6 @@ def draw_needs(bd: BoardData, routes: list[int], hand: list[int], know: Knowledg
     deficit = [n - h if n > h else 0 for n, h in zip(need, hand)]
     loco_need = locos - loco_held
     return deficit, loco_need if loco_need > 0 else 0, focus
-
-
-def route_deficit(bd: BoardData, r: int, hand: list[int], know: Knowledge, hmax: int | None = None) -> int:
-    """Cards still missing to claim route r alone (locomotives wild; a ferry's locomotive spaces need them)."""
-    L = bd.length[r]
-    f = bd.ferry[r]
-    wild = hand[bd.LOCO] + (hand[bd.BIG] if bd.has_big and L >= bd.big_min else 0) if bd.loco_ok[r] else 0
-    have = track_have(bd, r, hand, know.owner, max(hand[: bd.NC]) if hmax is None else hmax)[1]
-    if wild < f:
-        return (f - wild) + max(0, L - f - have)
-    return max(0, L - min(have, L - f) - wild)
 
 
 def cheapest_claim(bd: BoardData, options: list[ClaimTrack], hand: list[int], other_need: list[int] | None) -> ClaimTrack:
