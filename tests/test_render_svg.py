@@ -68,3 +68,36 @@ def test_the_quick_writer_writes_what_the_library_writes(twist, monkeypatch):
     if twist in ("plain", "escapes"):  # written without the library's writer
         monkeypatch.setattr(etree, "tostring", None)
     assert xml_text(root) == expected
+
+
+@pytest.mark.parametrize("odd", ["plain", "Zürich – Köln & <Ørsted>", "a lone surrogate \ud800 in a name", "{http://example.com/ns}id"])
+def test_parts_written_ahead_give_the_same_document(odd):
+    """`render` writes the cars, markers and names to text while the land is worked out (`Written`): the
+    document is the one written with those elements drawn in place, whatever they hold."""
+    from ttr_maps.render.svg import Written
+
+    def draw(pen, parent):
+        g = pen.group(parent, id="routes")
+        pen.rect(g, 1.234, 5.678, 10, 4, 0.5, fill="#ff0000", transform="rotate(30)")
+        if odd.startswith("{"):
+            g[odd] = "x"  # a namespaced name: the library's writer, for the whole document
+        else:
+            pen.path(g, "M0 0L1 1Z", fill="#00ff00", id=odd)
+        names = pen.group(parent, id="names")
+        pen.text(names, "Zürich " + odd, 3, 4, 2.5, bold=True, rotate=12.0)
+
+    def board(ahead):
+        pen = Pen(120.5, 80.25, title="Board ä")
+        pen.rect(pen.group(id="table"), 0, 0, 120.5, 80.25, 1.0, fill="#aa8800")
+        g = pen.group(transform="translate(1 2)")
+        if ahead:
+            other = Pen(1.0, 1.0)
+            below = other.dwg.g()
+            draw(other, below)
+            pen.extend(g, [Written(e) for e in below.elements])
+        else:
+            draw(pen, g)
+        pen.rect(pen.group(g, id="legend"), 2, 3, 4, 5, fill="#112233")
+        return pen.tostring()
+
+    assert board(True) == board(False)

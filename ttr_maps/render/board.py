@@ -26,7 +26,7 @@ from .palette import (
     lighter,
 )
 from .plan import SUBTITLE, BoardOptions, BoardPlan, Block, plan_board, scoring_lines
-from .svg import Leaf, Pen, n, path_d, rotated
+from .svg import Leaf, Pen, Written, n, path_d, rotated
 from .text import TITLE_STACK
 
 
@@ -46,14 +46,15 @@ DrawnParts = tuple[list[Any], list[Any]]
 
 def draw_parts(plan: BoardPlan) -> DrawnParts:
     """What `draw_board` draws of the routes, tokens, places and names (they need no land, legend or frame):
-    made with a pen of their own, then moved into the board's drawing."""
+    made with a pen of their own and written to text already (`svg.Written`: in `render_board`, while the land
+    is being worked out), then moved into the board's drawing."""
     pen = Pen(1.0, 1.0)
     below, above = pen.dwg.g(), pen.dwg.g()
     draw_routes(pen, below, plan)
     draw_tokens(pen, below, plan)
     draw_places(pen, below, plan)
     draw_labels(pen, above, plan)
-    return below.elements, above.elements
+    return [Written(e) for e in below.elements], [Written(e) for e in above.elements]
 
 
 def draw_board(plan: BoardPlan, overlay: Callable[[Pen, Any, BoardPlan], None] | None = None, parts: DrawnParts | None = None) -> str:
@@ -69,13 +70,13 @@ def draw_board(plan: BoardPlan, overlay: Callable[[Pen, Any, BoardPlan], None] |
         draw_tokens(pen, g, plan)
         draw_places(pen, g, plan)
     else:
-        g.elements.extend(parts[0])
+        pen.extend(g, parts[0])
     if overlay is not None:
         overlay(pen, g, plan)
     if parts is None:
         draw_labels(pen, g, plan)
     else:
-        g.elements.extend(parts[1])
+        pen.extend(g, parts[1])
     draw_blocks(pen, g, plan)
     return pen.tostring()
 

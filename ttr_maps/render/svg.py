@@ -64,6 +64,7 @@ class Pen:
         self.width = width
         self.height = height
         self._title = clean(title)
+        self._written: dict[int, str] = {}  # id of a `Written` element's tree -> its text
 
     def group(self, parent: Any | None = None, **attrs: Any) -> Group:
         g = self.dwg.g(**_attrs(attrs))
@@ -131,12 +132,17 @@ class Pen:
         parent.add(el)
         return el
 
+    def extend(self, parent: Any, elements: list[Any]) -> None:
+        """Add `elements` (made by another pen, some of them perhaps `Written` already) to `parent`."""
+        parent.elements.extend(elements)
+        self._written.update((id(e.xml), e.text) for e in elements if type(e) is Written and e.text is not None)
+
     def tostring(self) -> str:
         xml = self.dwg.get_xml()
         # svgwrite's own tostring serializes to UTF-8 bytes and decodes them: the same text, written through an
         # encoder call per piece. Straight to text is quicker; only a lone surrogate (which UTF-8 cannot encode,
         # so svgwrite's way writes a character reference) needs svgwrite's way.
-        body = xml_text(xml)
+        body = xml_text(xml, self._written)
         if _SURROGATE.search(body):
             body = etree.tostring(xml, encoding="utf-8").decode("utf-8")
         return finish(body, self._title)
@@ -151,27 +157,69 @@ class _Unusual(Exception):
     """A tree `xml_text` leaves to the standard library (a name with a namespace, a comment, a value not text)."""
 
 
-def xml_text(root: Any) -> str:
+def xml_text(root: Any, written: dict[int, str] | None = None) -> str:
     """`etree.tostring(root, encoding="unicode")` as svgwrite's etree writes it (its CDATA elements as they are),
     the same text, without the library's first pass over the tree for namespaces and with one test for characters
     to escape over all attribute values: an SVG of plain names has no namespace to find (svgwrite writes `xmlns`
     as an attribute) and, mostly, nothing to escape in its attributes. A tree with anything else (a `{uri}` name,
-    a comment, a name or value that is not text) goes the library's way."""
+    a comment, a name or value that is not text) goes the library's way. `written`: the text of some of the
+    tree's elements, written already (`Written`), by their id."""
     try:
-        values = "".join([v for e in root.iter() for v in e.attrib.values()])
-        names = "".join([k for e in root.iter() for k in e.attrib])
-        if "{" in names:
-            raise _Unusual
-        plain = not any(c in values for c in '&<>"\r\n\t')  # the characters `_escape_attrib` replaces
-        out: list[str] = []
-        _write(root, out.append, plain)
+        out = _quick_text(root, written)
     except (_Unusual, TypeError):  # (a name or value that is not text raises TypeError, as the library does)
         return etree.tostring(root, encoding="unicode")
     return "".join(out)
 
 
-def _write(elem: Any, write: Any, plain: bool) -> None:
+def _quick_text(root: Any, written: dict[int, str] | None) -> list[str]:
+    """The pieces of `xml_text` of `root`, or _Unusual or TypeError (the library's way is needed)."""
+    elements = list(root.iter()) if not written else list(_unwritten(root, written))
+    values = "".join([v for e in elements for v in e.attrib.values()])
+    names = "".join([k for e in elements for k in e.attrib])
+    if "{" in names:
+        raise _Unusual
+    plain = not any(c in values for c in '&<>"\r\n\t')  # the characters `_escape_attrib` replaces
+    out: list[str] = []
+    _write(root, out.append, plain, written or None)
+    return out
+
+
+def _unwritten(root: Any, written: dict[int, str]):
+    """The elements of the tree at `root` but those of the subtrees whose text is written already."""
+    todo = [root]
+    while todo:
+        e = todo.pop()
+        if id(e) not in written:
+            yield e
+            todo.extend(e)
+
+
+class Written:
+    """An element made into its XML tree and written to text ahead of the document (the board's cars and names,
+    while the land is being worked out), as `xml_text` writes it in the document: the same characters (a value
+    with a character to escape is escaped, with or without others in the document; an element the quick writer
+    leaves to the library's way has no text of its own, and the document goes that way)."""
+
+    __slots__ = ("xml", "text")
+
+    def __init__(self, element: Any):
+        self.xml = element.get_xml()
+        try:
+            self.text: str | None = "".join(_quick_text(self.xml, None))
+        except (_Unusual, TypeError):
+            self.text = None
+
+    def get_xml(self) -> Any:
+        return self.xml
+
+
+def _write(elem: Any, write: Any, plain: bool, written: dict[int, str] | None = None) -> None:
     """`xml_text` of `elem`, piece by piece; `plain`: no attribute value has a character to escape."""
+    if written is not None:
+        text = written.get(id(elem))
+        if text is not None:  # (its tail included)
+            write(text)
+            return
     tag = elem.tag
     if tag == CDATA_TAG:  # svgwrite's patch writes these as they are, without their tail
         write(CDATA_TPL % elem.text)
@@ -194,7 +242,7 @@ def _write(elem: Any, write: Any, plain: bool) -> None:
         else:
             write(head + ">")
         for child in elem:
-            _write(child, write, plain)
+            _write(child, write, plain, written)
         write("</" + tag + ">")
     else:
         write(head + " />")
