@@ -404,10 +404,17 @@ def _plan_routes(
     # Covering another place's marker (or a goods token) is worse than touching a route: a fixed penalty plus the area.
     base = [[(h / unit + 0.4 + 2.0 * (h > 0.05 * unit)) if h > 0.005 * unit else h / unit for h in hs] for hs in hits_of]
     chosen = [min(range(len(o)), key=lambda j, o=o, b=b: o[j][0] + b[j] * 10) for o, b in zip(options, base)]
-    # Every pair of candidates of two routes whose spaces touch, with the area shared and the spaces badly covered.
-    pair_cost = _candidate_pairs(flat, counts, [len(o) for o in options], unit)
+    # Every candidate of each route with those of other routes whose spaces touch it: (route, candidate, the area
+    # shared and the spaces badly covered), as a list, each pair in the order first met.
+    clash_lists = _candidate_pairs(flat, counts, [len(o) for o in options], unit)
+    pair_dicts: dict[tuple[int, int], dict[tuple[int, int], float]] = {}
 
-    none: dict[tuple[int, int], float] = {}
+    def pair_cost(g: int, j: int) -> dict[tuple[int, int], float]:
+        """(other route, its candidate) -> the cost of taking it with candidate j of route g."""
+        d = pair_dicts.get((g, j))
+        if d is None:
+            d = pair_dicts[g, j] = {(g2, j2): c for g2, j2, c in clash_lists[g][j]}
+        return d
 
     def cost(g: int, j: int, skip: int = -1) -> float:
         clash = sum([c for g2, j2, c in clash_lists[g][j] if g2 != skip and chosen[g2] == j2])
@@ -415,12 +422,8 @@ def _plan_routes(
 
     # A route's costs depend only on the shapes of the routes its candidates touch: a route none of whose
     # neighbours changed since it last chose keeps its choice, so only the "dirty" ones are looked at again.
-    neighbours: list[set[int]] = [set() for _ in options]
-    for (g, _j), others in pair_cost.items():
-        neighbours[g].update(h for h, _k in others)
+    neighbours: list[set[int]] = [{g2 for clashes in lists for g2, _, _ in clashes} for lists in clash_lists]
     dirty = [True] * len(options)
-    # pair_cost of each candidate of each route as a list of (other route, its candidate, cost), in the same order.
-    clash_lists = [[[(g2, j2, c) for (g2, j2), c in pair_cost.get((g, j), none).items()] for j in range(len(o))] for g, o in enumerate(options)]
 
     def moved_to(g: int) -> None:
         dirty[g] = True
@@ -451,7 +454,7 @@ def _plan_routes(
         # Pair moves: two routes that still clash try every pair of shapes together.
         moved = False
         for g in range(len(options)):
-            for (h, k), c in list(pair_cost.get((g, chosen[g]), {}).items()):
+            for h, k, c in clash_lists[g][chosen[g]]:
                 if h <= g or chosen[h] != k or c <= 0:
                     continue
                 now = cost(g, chosen[g], h) + cost(h, chosen[h], g) + c
@@ -459,7 +462,7 @@ def _plan_routes(
                 costs_h = [cost(h, k2, g) for k2 in range(len(options[h]))]
                 for j in range(len(options[g])):
                     cj = cost(g, j, h)
-                    with_j = pair_cost.get((g, j), {})
+                    with_j = pair_cost(g, j)
                     for k2, ch in enumerate(costs_h):
                         total = cj + ch + with_j.get((h, k2), 0.0)
                         if total < best_pair[0] - 1e-9:
@@ -493,9 +496,10 @@ def _untangle(board, routes, places, tokens, car, clear, space_length, space_wid
 _SURE = 1e-9
 
 
-def _candidate_pairs(flat: np.ndarray, counts: np.ndarray, per_route: list[int], unit: float) -> dict[tuple[int, int], dict[tuple[int, int], float]]:
-    """(route, candidate) -> {(other route, its candidate): cost of taking both}: `flat` the spaces of every
-    candidate, `counts[k]` of them of the k-th candidate, `per_route[g]` candidates of route g, one after the other.
+def _candidate_pairs(flat: np.ndarray, counts: np.ndarray, per_route: list[int], unit: float) -> list[list[list[tuple[int, int, float]]]]:
+    """For each candidate j of each route g, the candidates of other routes it clashes with, as (other route, its
+    candidate, cost of taking both), in the order the pairs are first met: `flat` the spaces of every candidate,
+    `counts[k]` of them of the k-th candidate, `per_route[g]` candidates of route g, one after the other.
 
     The cost is three times the shared area in spaces plus, for every pair of spaces,
     a step for each threshold their overlap passes: 0.5 above 3% of a space, 1 above
@@ -504,8 +508,9 @@ def _candidate_pairs(flat: np.ndarray, counts: np.ndarray, per_route: list[int],
     the best candidate route by route never makes the total worse.
     """
     counts = np.asarray(counts, dtype=np.int64)
+    out: list[list[list[tuple[int, int, float]]]] = [[[] for _ in range(k)] for k in per_route]
     if not len(counts) or not counts.sum():
-        return {}
+        return out
     groups = len(per_route)
     gid = np.repeat(np.repeat(np.arange(groups), per_route), counts)
     cid = np.repeat(np.arange(len(counts)) - np.repeat(np.cumsum(per_route) - per_route, per_route), counts)
@@ -516,7 +521,6 @@ def _candidate_pairs(flat: np.ndarray, counts: np.ndarray, per_route: list[int],
     qi, ti = STRtree(flat).query(flat)
     keep = gid[qi] < gid[ti]
     qi, ti = qi[keep], ti[keep]
-    out: dict[tuple[int, int], dict[tuple[int, int], float]] = {}
     if not len(qi):
         return out
     corners = quad_coords(flat)
@@ -528,15 +532,25 @@ def _candidate_pairs(flat: np.ndarray, counts: np.ndarray, per_route: list[int],
     # Sum the costs per pair of candidates (in the order found, as a running sum would).
     pos = costs > 0
     qi, ti, costs = qi[pos], ti[pos], costs[pos]
+    if not len(qi):
+        return out
     width = int(cid.max()) + 1
     ka, kb = gid[qi] * width + cid[qi], gid[ti] * width + cid[ti]
     pairs, first, inverse = np.unique(ka * (groups * width) + kb, return_index=True, return_inverse=True)
     sums = np.bincount(inverse.ravel(), weights=costs, minlength=len(pairs))
-    order = np.argsort(first, kind="stable")  # the order the pairs were first met, as the dicts were filled
-    a, b = ka[first[order]], kb[first[order]]
-    for ga, ja, gb, jb, c in zip((a // width).tolist(), (a % width).tolist(), (b // width).tolist(), (b % width).tolist(), sums[order].tolist()):
-        out.setdefault((ga, ja), {})[gb, jb] = c
-        out.setdefault((gb, jb), {})[ga, ja] = c
+    order = np.argsort(first, kind="stable")  # the order the pairs were first met
+    a, b, c = ka[first[order]], kb[first[order]], sums[order]
+    # Each pair both ways (a's with b, then b's with a), the entries of each candidate in the order met.
+    mine, other = np.empty(2 * len(a), dtype=np.int64), np.empty(2 * len(a), dtype=np.int64)
+    mine[0::2], mine[1::2] = a, b
+    other[0::2], other[1::2] = b, a
+    by = np.argsort(mine, kind="stable")
+    mine, other, c = mine[by], other[by], np.repeat(c, 2)[by]
+    entries = list(zip((other // width).tolist(), (other % width).tolist(), c.tolist()))
+    keys, starts = np.unique(mine, return_index=True)
+    ends = np.append(starts[1:], len(mine)).tolist()
+    for k, s, e in zip(keys.tolist(), starts.tolist(), ends):
+        out[k // width][k % width] = entries[s:e]
     return out
 
 
