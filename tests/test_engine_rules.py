@@ -618,6 +618,42 @@ def test_passengers_never_go_into_a_country():
     assert not any(t.startswith("move") for t in legal_texts(s))  # the only route leads into Denmark
 
 
+@pytest.mark.parametrize("twins", [False, True])
+def test_first_rides_listed_are_every_ride_from_the_players_passengers(twins):
+    """Through seeded random Märklin games, each main turn lists, as its `move` actions, the rides the current
+    player's passengers may take (passengers in place order, the rides of each in the board's order, one per
+    destination and cost: own routes free, an opponent's for a passenger card held), as passengers._rides
+    gives them. `twins`: the listing's check for two routes to one place switched on everywhere."""
+    import random
+
+    from ttr_maps.engine import passengers
+    from ttr_maps.engine.actions import MovePassenger
+
+    g = Game.from_file(MAPS / "variants" / "marklin.yaml", 4)
+    if twins:
+        g.ride_ways = [(ways, True) for ways, _ in g.ride_ways]
+    rng = random.Random(5)
+    listed = paid = 0
+    for seed in range(6):
+        s = g.new_initial_state(seed)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            if s.phase_name == "turn":
+                want = []
+                for place in sorted(x for x, q in s.passenger_at.items() if q == s.current):
+                    seen = set()
+                    for _r, dest, cost in passengers._rides(s, place, None):
+                        if (dest, cost) not in seen:
+                            seen.add((dest, cost))
+                            want.append((s.t.place_ids[place], s.t.place_ids[dest], cost))
+                got = [(a.path[0], a.path[1], len(a.payment)) for a in legal if type(a) is MovePassenger]
+                assert got == want
+                listed += len(want)
+                paid += sum(cost for *_, cost in want)
+            s.apply(rng.choice(legal))
+    assert listed > 100 and paid > 20
+
+
 def test_marklin_ticket_mix_in_play_and_at_setup():
     s = game("marklin", 2).new_initial_state(4)
     assert s.phase_name == "announce-mix"

@@ -110,18 +110,46 @@ def _move_action(state: State, frm: int, to: int, cost: int) -> MovePassenger:
 
 
 def legal_moves(state: State, out: list) -> None:
-    """First rides of every placed passenger of the current player (in the main turn)."""
+    """First rides of every placed passenger of the current player (in the main turn).
+
+    The rides of _rides, inlined with the board's ways out of each place (game.ride_ways: route and the other
+    end, never into a country or back to the place itself, in place_routes' order) worked out once."""
     p = state.current
     at = state.passenger_at
-    for place in sorted(at):
-        if at[place] != p:
-            continue
-        seen = set()
-        for r, dest, cost in _rides(state, place, None):
-            if (dest, cost) in seen:
+    if not at:
+        return
+    places = [x for x, q in at.items() if q == p]
+    if not places:
+        return
+    if len(places) > 1:
+        places.sort()
+    game = state.game
+    ride_ways = game.ride_ways
+    cache = game.move_cache
+    mask = state.route_mask
+    bit = 1 << p
+    cards = state.hands[p][state.t.PASS]
+    for place in places:
+        ways, twins = ride_ways[place]
+        seen = set() if twins else None  # two routes to one place: a (destination, cost) is listed once
+        for r, dest in ways:
+            m = mask[r]
+            if not m:
                 continue
-            seen.add((dest, cost))
-            out.append(_move_action(state, place, dest, cost))
+            if m & bit:
+                key = (place, dest, 0)
+            elif cards:
+                key = (place, dest, 1)
+            else:
+                continue
+            if seen is not None:
+                if key in seen:
+                    continue
+                seen.add(key)
+            a = cache.get(key)
+            if a is None:
+                a = _move_action(state, *key)
+            out.append(a)
 
 
 def legal_journey(state: State, out: list) -> None:
@@ -287,6 +315,20 @@ class Passengers(Mechanic):
 
     def setup(self, game: Any) -> None:
         game.move_cache = {}  # interned MovePassenger actions
+        t = game.t
+        # Per place, the ways a ride may take from it (legal_moves): (route, other end) in place_routes' order,
+        # never into a country or round to the place itself; and whether two of them reach one place.
+        ways = []
+        for at, routes in enumerate(t.place_routes):
+            out = []
+            for r in routes:
+                a, b = t.route_ends[r]
+                dest = b if a == at else a
+                if not t.is_country[dest] and dest != at:
+                    out.append((r, dest))
+            dests = [d for _, d in out]
+            ways.append((tuple(out), len(set(dests)) < len(dests)))
+        game.ride_ways = ways
 
     def new(self, state: State) -> None:
         n = state.game.num_players
