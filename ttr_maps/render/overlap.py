@@ -22,14 +22,21 @@ def quad_coords(polygons: np.ndarray) -> np.ndarray:
 
     return shapely.get_coordinates(polygons).reshape(len(polygons), 5, 2)[:, :4]
 
+
+def _next(v: np.ndarray, rows: np.ndarray, last: np.ndarray) -> np.ndarray:
+    """The value of the next point of each point of the rows of `v` (of the first, for the last, at `last`): the
+    rows moved by one, the last point of each put right (a copy, no look-up per point)."""
+    out = np.empty_like(v)
+    out[:, :-1] = v[:, 1:]
+    out[rows, last] = v[:, 0]
+    return out
+
+
 def _twice_area(x: np.ndarray, y: np.ndarray, count: np.ndarray) -> np.ndarray:
     """Twice the signed area of each polygon (rows of x, y), of which the first `count` points are used."""
-    m = x.shape[1]
-    idx = np.arange(m)[None, :]
-    nxt = np.where(idx + 1 < count[:, None], idx + 1, 0)
-    rows = np.arange(len(x))[:, None]
-    terms = x * y[rows, nxt] - x[rows, nxt] * y
-    return np.where(idx < count[:, None], terms, 0.0).sum(axis=1)
+    rows, last = np.arange(len(x)), count - 1
+    terms = x * _next(y, rows, last) - _next(x, rows, last) * y
+    return np.where(np.arange(x.shape[1])[None, :] < count[:, None], terms, 0.0).sum(axis=1)
 
 
 #: Pairs worked on at once (the working arrays of a chunk take a few MB).
@@ -118,12 +125,9 @@ def _clip(x: np.ndarray, y: np.ndarray, count: np.ndarray, side: np.ndarray,
     """Each polygon (its first `count` points of the rows of x, y) cut to where `side` (of each point) is >= 0; the
     rows come back at least `least` wide."""
     n, m = x.shape
-    idx = np.arange(m)[None, :]
-    rows = np.arange(n)[:, None]
-    valid = idx < count[:, None]
-    nxt = np.where(idx + 1 < count[:, None], idx + 1, 0)
-    xn, yn = x[rows, nxt], y[rows, nxt]
-    side_n = side[rows, nxt]
+    valid = np.arange(m)[None, :] < count[:, None]
+    rows, last = np.arange(n), count - 1
+    xn, yn, side_n = _next(x, rows, last), _next(y, rows, last), _next(side, rows, last)
     inside = side >= 0
     crosses = valid & (inside != (side_n >= 0))
     t = np.divide(side, side - side_n, out=np.zeros_like(side), where=crosses)
@@ -133,11 +137,11 @@ def _clip(x: np.ndarray, y: np.ndarray, count: np.ndarray, side: np.ndarray,
     ox, oy = np.empty((n, 2 * m)), np.empty((n, 2 * m))
     ox[:, 0::2], ox[:, 1::2] = x, x + (xn - x) * t
     oy[:, 0::2], oy[:, 1::2] = y, y + (yn - y) * t
-    dest = np.cumsum(keep, axis=1) - 1
-    count = dest[:, -1] + 1
-    r, c = np.nonzero(keep)
+    # The points kept, packed to the front of each row: where each goes in the flat rows of the given width.
+    dest = np.cumsum(keep, axis=1, dtype=np.int32)
+    count = dest[:, -1].astype(np.int64)
     width = max(least, int(count.max()))
-    x, y = np.zeros((n, width)), np.zeros((n, width))
-    d = dest[r, c]
-    x[r, d], y[r, d] = ox[r, c], oy[r, c]
-    return x, y, count
+    at = (dest + (np.arange(n) * width - 1)[:, None])[keep]
+    x, y = np.zeros(n * width), np.zeros(n * width)
+    x[at], y[at] = ox[keep], oy[keep]
+    return x.reshape(n, width), y.reshape(n, width), count
