@@ -101,3 +101,25 @@ def test_parts_written_ahead_give_the_same_document(odd):
         return pen.tostring()
 
     assert board(True) == board(False)
+
+
+def test_svgwrite_still_validates_after_the_grammar_is_deferred():
+    """The pens import svgwrite with its SVG grammar put off until used: a drawing that validates (debug=True)
+    still rejects a bad transform and takes a good one, in a fresh interpreter where ttr_maps came first."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, ttr_maps.render.svg, svgwrite\n"
+        "d = svgwrite.Drawing(debug=True)\n"
+        "d.add(d.path(d='M0 0L1 1Z', transform='rotate(30)'))\n"
+        "try:\n"
+        "    d.add(d.path(d='M0 0', transform='rotate(bad)'))\n"
+        "except TypeError as e:\n"
+        "    print('rejected', e)\n"
+        "from svgwrite.data import svgparser\n"
+        "print(svgparser.is_valid_pathdata('M0 0L1 1Z'), svgparser.is_valid_pathdata('M0 0 L bad'), len(svgparser.event_names))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "rejected 'rotate(bad)' is not a valid value for attribute 'transform'" in out
+    assert out.splitlines()[-1] == "True False 26"

@@ -10,13 +10,55 @@ from __future__ import annotations
 
 import math
 import re
+import sys
+import types
 from typing import Any, Iterable
 
-import svgwrite
-from svgwrite.container import Group
-from svgwrite.etree import CDATA_TAG, CDATA_TPL, etree
 
-from .text import FONT_STACK, clean
+def _parser_on_first_use() -> None:
+    """svgwrite's validator imports `svgwrite.data.svgparser`, which compiles the regular expressions of SVG's
+    transform, path and timing grammars as it is imported (about a sixth of `render`'s imports, before anything
+    is drawn); the pens here never validate (`debug=False`). So, unless svgwrite is imported already, the module
+    is a stand-in that imports the real one when first used (a validating drawing gets the same checks)."""
+    name = "svgwrite.data.svgparser"
+    if "svgwrite" in sys.modules or name in sys.modules:
+        return
+    stand_in = types.ModuleType(name)
+
+    def real() -> types.ModuleType:
+        import importlib.machinery
+        import importlib.util
+
+        import svgwrite.data
+
+        spec = importlib.machinery.PathFinder.find_spec(name, svgwrite.data.__path__)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[name] = module
+        for attr in ("is_valid_transferlist", "is_valid_pathdata", "is_valid_animation_timing"):
+            setattr(stand_in, attr, getattr(module, attr))
+        return module
+
+    def check(attr: str):
+        def f(term: str) -> bool:
+            return getattr(real() if sys.modules.get(name) is stand_in else sys.modules[name], attr)(term)
+        f.__name__ = attr
+        return f
+
+    for attr in ("is_valid_transferlist", "is_valid_pathdata", "is_valid_animation_timing"):
+        setattr(stand_in, attr, check(attr))
+    stand_in.__getattr__ = lambda attr: getattr(real() if sys.modules.get(name) is stand_in else sys.modules[name], attr)  # type: ignore[method-assign]
+    sys.modules[name] = stand_in
+
+
+_parser_on_first_use()
+
+import svgwrite  # noqa: E402
+from svgwrite.container import Group  # noqa: E402
+from svgwrite.etree import CDATA_TAG, CDATA_TPL, etree  # noqa: E402
+
+from .text import FONT_STACK, clean  # noqa: E402
 
 Point = tuple[float, float]
 
