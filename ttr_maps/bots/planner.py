@@ -343,6 +343,7 @@ class PlanningBot(Bot):
         bd = self.bd
         hand = view.hand
         plan = self.current_plan(view)
+        self._plan_turn = view.turn
         claims: dict[int, list[ClaimTrack]] | _RouteClaims
         draws = []
         others = []
@@ -463,8 +464,12 @@ class PlanningBot(Bot):
         deficit, loco_need, focus = draw_needs(bd, targets, hand, self.know)
         return pick_draw(bd, draws, view.face_up, deficit, loco_need, second, self.take_face_up_locos, focus)
 
+    _plan_turn = -1  # the turn whose first decision (turn) brought the plan up to date
+
     def second_draw(self, view, legal):
-        plan = self.current_plan(view)
+        # After this turn's first card, nothing the plan reads changed (act did not update the knowledge, the
+        # tickets are the same): current_plan would hand back the plan as it is.
+        plan = self.plan if self._plan_turn == view.turn and self.plan is not None else self.current_plan(view)
         return self.draw(view, view.hand, legal, plan, second=True)
 
     def fallback(self, view, hand, claims, others, plan):

@@ -82,6 +82,10 @@ class BoardData:
         self.flag_colors = tuple(t.flag_colors)
         self.big_min = t.big_min
         self.has_big = t.deck_counts[t.BIG] > 0
+        # Per route, what draw_needs reads of it: (length, ferry spaces, spaces paid in a colour, whether big
+        # locomotives are wild on it, its claimable tracks).
+        self.draw_shape = tuple((n, f, n - f, self.has_big and n >= self.big_min, tracks)
+                                for n, f, tracks in zip(self.length, self.ferry, self.route_tracks))
         self.longest_bonus = v.scoring.bonuses.longest_path
         # A face-up locomotive is one card like any other (docs/rules.md#face-up-locomotives), wild on every route
         # unless cards.locomotives_only_on limits it.
@@ -600,45 +604,49 @@ def draw_needs(bd: BoardData, routes: list[int], hand: list[int], know: Knowledg
     difference kept from the start, which only picks the colour drawn first, never a claim."""
     NC = bd.NC
     need = [0] * NC
-    grays: list[int] = []
+    grays: list[int] | None = None
     locos = 0
     owner = know.owner
     hmax = max(hand[:NC])
-    length, ferry, route_tracks = bd.length, bd.ferry, bd.route_tracks
     loco_held = hand[bd.LOCO]
     big_held = hand[bd.BIG] if bd.has_big else 0
-    big_min = bd.big_min
+    shape = bd.draw_shape
     focus, focus_d = -1, INF
     for r in routes:
+        L, f, paid, big, tracks = shape[r]
         # track_have, inlined: the open track the hand is closest to paying.
         best_c, best_have = -3, -1
-        for tid, c in route_tracks[r]:
+        for tid, c in tracks:
             if owner[tid] >= 0:
                 continue
             have = hmax if c < 0 else hand[c]
             if have > best_have:
                 best_c, best_have = c, have
-        if best_c == -3:
-            best_c, best_have = -1, hmax
-        L = length[r]
-        f = ferry[r]
-        locos += f
         if best_c >= 0:
-            need[best_c] += L - f
+            need[best_c] += paid
         else:
-            grays.append(L - f)
-        # the cards missing (wild cards counted on every route: see above)
-        wild = loco_held + (big_held if L >= big_min else 0)
-        if wild < f:
-            x = L - f - best_have
-            d = f - wild + (x if x > 0 else 0)
+            if best_c == -3:
+                best_c, best_have = -1, hmax
+            if grays is None:
+                grays = [paid]
+            else:
+                grays.append(paid)
+        # The cards missing (wild cards counted on every route: see above); only a count above 0 is looked at,
+        # so without ferry spaces it is left unclamped.
+        if f:
+            locos += f
+            wild = loco_held + big_held if big else loco_held
+            if wild < f:
+                x = paid - best_have
+                d = f - wild + (x if x > 0 else 0)
+            else:
+                d = L - (best_have if best_have < paid else paid) - wild
         else:
-            x = L - (best_have if best_have < L - f else L - f) - wild
-            d = x if x > 0 else 0
+            d = L - best_have - (loco_held + big_held if big else loco_held)
         if 0 < d < focus_d:
             # A gray route: the colour held most (the first such colour).
             focus, focus_d = (best_c if best_c >= 0 else hand.index(hmax)), d
-    if grays:
+    if grays is not None:
         _assign_grays(grays, need, hand, NC)
     deficit = [n - h if n > h else 0 for n, h in zip(need, hand)]
     loco_need = locos - loco_held
