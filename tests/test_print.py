@@ -313,6 +313,34 @@ def test_printed_pages_show_the_board_the_marks_and_the_cards(tmp_path):
     assert (np.abs(sheet - frame).max(axis=2) < 30).sum() > 2000
 
 
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not installed")
+def test_the_direct_drawing_prints_the_pages_fpdf2s_conversion_prints(tmp_path, monkeypatch):
+    """print writes its own SVG drawings straight into the PDF (render/pdfdraw.py) instead of through fpdf2's SVG
+    conversion: every page of a whole game (board, tickets, train and summary cards, rules) renders to the same
+    pixels either way. benchmarks/print_pixels.py compares every bundled file at 100 dpi."""
+    import numpy as np
+    from PIL import Image
+
+    from ttr_maps.render import pdfdraw
+
+    variant, board = load_variant(ROOT / "examples" / "twin-crossings-rules.yaml")
+    opts = PrintOptions(every_copy=False)
+    direct = build_pdf(board, variant, opts).pdf
+    monkeypatch.setattr(pdfdraw, "convert", lambda *a, **k: None)  # every drawing left to fpdf2
+    fpdf2 = build_pdf(board, variant, opts).pdf
+    assert direct != fpdf2
+
+    def pages(name: str, pdf: bytes) -> list[np.ndarray]:
+        (tmp_path / f"{name}.pdf").write_bytes(pdf)
+        subprocess.run(["pdftoppm", "-r", "60", "-png", str(tmp_path / f"{name}.pdf"), str(tmp_path / name)], check=True)
+        return [np.asarray(Image.open(p).convert("RGB")) for p in sorted(tmp_path.glob(f"{name}-*.png"))]
+
+    a, b = pages("fpdf2", fpdf2), pages("direct", direct)
+    assert len(a) == len(b) > 5
+    for number, (pa, pb) in enumerate(zip(a, b), 1):
+        assert pa.shape == pb.shape and (pa == pb).all(), f"page {number} differs"
+
+
 def _rules_pdf():
     from fpdf import FPDF
 

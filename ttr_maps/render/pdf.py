@@ -21,6 +21,7 @@ from fpdf.syntax import Name, PDFArray, PDFContentStream
 
 from ..model.board import Board
 from ..model.variant import Variant
+from . import pdfdraw
 from .board import draw_board
 from .cards import CARD_SIZES, TICKET_LAYERS, Card, CardContext, card_context, cards_for, render_card, ticket_layer_key
 from .plan import BoardOptions, BoardPlan, plan_board
@@ -231,19 +232,26 @@ class Stamp:
 
     Converting an SVG is the slow part of making the PDF; the board is placed on
     every tile page and a train card design on every copy, so each is converted
-    only once. A drawing placed more than once is written to the PDF once, as a
+    only once. Our own drawings are converted by `pdfdraw` (straight to PDF operators, three to four times
+    faster, the same pages: benchmarks/print_pixels.py); fpdf2 converts anything pdfdraw does not draw. A drawing placed more than once is written to the PDF once, as a
     form (a PDF Form XObject) that each page refers to: the board was written out
     on every tile page. Works with fpdf2's drawing internals (render, resource
     catalog); gradients are avoided in our SVG because PDF patterns would not move with it.
     """
 
-    def __init__(self, pdf: FPDF, svg_text: str):
+    def __init__(self, pdf: FPDF, svg_text: str, fast: bool = True):
+        self._form: int | None = None  # the form's resource index, once written as one
+        if fast and PDF_FAMILY in pdf.fonts:
+            # Our drawings are converted directly (pdfdraw); fpdf2 converts anything else.
+            done = pdfdraw.convert(svg_text, pdf._resource_catalog, pdf.k, PDF_FAMILY)
+            if done is not None:
+                self.w, self.h, self.stream = done
+                return
         obj = _svg(svg_text, PDF_FAMILY if PDF_FAMILY in pdf.fonts else None)
         self.w, self.h, group = obj.transform_to_rect_viewport(pdf.k, 0, 0)
         context = DrawingContext()
         context.add_item(group, False)
         self.stream = context.render(pdf._resource_catalog, Point(0, 0), pdf.k, self.h, pdf._current_graphic_style())
-        self._form: int | None = None  # the form's resource index, once written as one
 
     def place(self, pdf: FPDF, x: float, y: float, scale: float = 1.0, once: bool = False) -> None:
         """Put the drawing's top-left corner at (x, y) mm on the current page; `once`: the drawing is placed only
