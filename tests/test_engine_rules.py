@@ -654,6 +654,30 @@ def test_first_rides_listed_are_every_ride_from_the_players_passengers(twins):
     assert listed > 100 and paid > 20
 
 
+def test_ticket_mixes_listed_follow_the_piles():
+    """Through seeded random Märklin games (one Game, so lists kept from earlier games are read again), each main
+    turn lists one ticket draw per mix the piles allow (tickets.mixes), in its order, and nothing else once the
+    piles are empty; the games must see the piles at many sizes, empty ones too."""
+    import random
+
+    from ttr_maps.engine import tickets
+    from ttr_maps.engine.actions import DrawTickets
+
+    g = game("marklin", 4)
+    rng = random.Random(3)
+    sizes = set()
+    for seed in range(4):
+        s = g.new_initial_state(seed)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            if s.phase_name == "turn":
+                want = tickets.mixes(s, g.draw_deal)
+                assert [a.mix for a in legal if type(a) is DrawTickets] == want
+                sizes.add(tuple(len(s.piles[p]) for p in g.draw_piles))
+            s.apply(rng.choice(legal))
+    assert len(sizes) > 20 and (0, 0) in sizes
+
+
 def test_marklin_ticket_mix_in_play_and_at_setup():
     s = game("marklin", 2).new_initial_state(4)
     assert s.phase_name == "announce-mix"

@@ -81,6 +81,7 @@ class Game:
         self.open_positions: dict[int, tuple[int, ...]] = {}
         self.claim_checked: dict[int, tuple] = {}  # id(claim) -> what claims.check_claim found of it alone
         self.ticket_cache: dict[tuple, DrawTickets] = {}
+        self.mix_actions: dict[tuple, tuple[DrawTickets, ...]] = {}  # tickets.legal_draw's, per deal and pile sizes
         self.keep_cache: dict[tuple, KeepTickets] = {}
         self.draw_tickets_plain = DrawTickets(())
         draw = variant.tickets.draw

@@ -75,13 +75,26 @@ def legal_draw(state: State, out: list, deal: TicketDeal | None = None) -> None:
                     return
             return
         deal = game.draw_deal
-    cache = game.ticket_cache
-    if deal.mix:
-        for m in mixes(state, deal):
-            a = cache.get(m)
-            if a is None:
-                a = cache[m] = DrawTickets(m)
-            out.append(a)
+    names = deal.mix
+    if names:
+        # The mixes' actions per deal size and pile sizes (they depend on nothing else), listed once a game.
+        piles = state.piles
+        if len(names) == 2:
+            sizes: tuple[int, ...] = (len(piles.get(names[0], ())), len(piles.get(names[1], ())))
+        else:
+            sizes = tuple([len(piles.get(p, ())) for p in names])
+        key = (deal.count, sizes)
+        acts = game.mix_actions.get(key)
+        if acts is None:
+            cache = game.ticket_cache
+            listed = []
+            for m in mixes(state, deal):
+                a = cache.get(m)
+                if a is None:
+                    a = cache[m] = DrawTickets(m)
+                listed.append(a)
+            acts = game.mix_actions[key] = tuple(listed)
+        out.extend(acts)
     elif can_draw(state):
         out.append(state.game.draw_tickets_plain)
 
