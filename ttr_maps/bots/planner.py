@@ -451,6 +451,8 @@ class PlanningBot(Bot):
         return None
 
     def pay(self, r: int, options: list[ClaimTrack], hand: list[int], plan: Plan) -> ClaimTrack:
+        if len(options) == 1:  # (most claims: one payment; what the rest of the plan needs cannot change it)
+            return options[0]
         rest = [x for x in plan.routes if x != r]
         need = colour_needs(self.bd, rest, hand, self.know)[0] if rest else None
         return cheapest_claim(self.bd, options, hand, need)

@@ -11,7 +11,7 @@
 - `shortest_path`, `plan_network`: Dijkstra with early exit over small int
   graphs; the network for several tickets is grown greedily (a Steiner-tree
   heuristic): each ticket's cheapest path with the routes already planned free.
-- `colour_needs`, `payment_cost`, `pick_draw`: what cards the plan still needs,
+- `colour_needs`, `cheapest_claim`, `pick_draw`: what cards the plan still needs,
   which payment to make, which card to draw.
 - `card_odds`: card counting from what is visible (own hand, face-up row, deck
   sizes): the chance that a blind card helps.
@@ -569,15 +569,22 @@ def colour_needs(bd: BoardData, routes: Iterable[int], hand: list[int], know: Kn
     locos = 0
     owner = know.owner
     hmax = max(hand[:NC])
-    length, ferry = bd.length, bd.ferry
+    shape = bd.draw_shape
     for r in routes:
-        f = ferry[r]
+        _, f, paid, _, tracks = shape[r]
         locos += f
-        c = track_have(bd, r, hand, owner, hmax)[0]
+        # track_have, inlined (its colour only).
+        c, best_have = -1, -1
+        for tid, tc in tracks:
+            if owner[tid] >= 0:
+                continue
+            have = hmax if tc < 0 else hand[tc]
+            if have > best_have:
+                c, best_have = tc, have
         if c >= 0:
-            need[c] += length[r] - f
+            need[c] += paid
         else:
-            grays.append(length[r] - f)
+            grays.append(paid)
     if grays:
         _assign_grays(grays, need, hand, NC)
     deficit = [n - h if n > h else 0 for n, h in zip(need, hand)]
