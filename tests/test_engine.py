@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from conftest import MAPS, ROOT, player_range
 from ttr_maps.cli.main import cli
+from ttr_maps.engine import cards
 from ttr_maps.engine.actions import ACTION_TYPES, ClaimTrack, DrawBlind, DrawFaceUp, KeepTickets
 from ttr_maps.engine.errors import IllegalAction
 from ttr_maps.engine.game import OPEN_CASES, Game, State
@@ -121,6 +122,28 @@ def test_random_games_keep_every_invariant(path, n):
     # replaying seed + actions gives the identical state
     replay = game(path, n).new_initial_state(n * 7 + 1).apply_all(actions)
     assert replay == s and replay.history == s.history == actions
+
+
+def test_the_engines_shuffle_orders_as_random_shuffle():
+    """The deal and every reshuffle go through cards.shuffle, which writes random.Random.shuffle's index draw
+    out: the same order from the same generator, which is left in the same state, so a seed deals the same
+    game. A generator of another class shuffles itself."""
+    for seed in range(30):
+        for n in (0, 1, 2, 3, 12, 64, 65, 110, 257):
+            a, b = random.Random(seed), random.Random(seed)
+            x, y = list(range(n)), list(range(n))
+            cards.shuffle(a, x)
+            b.shuffle(y)
+            assert x == y
+            assert a.getstate() == b.getstate()
+
+    class Reversing(random.Random):
+        def shuffle(self, x):
+            x.reverse()
+
+    x = [1, 2, 3]
+    cards.shuffle(Reversing(1), x)
+    assert x == [3, 2, 1]
 
 
 @pytest.mark.slow

@@ -7,6 +7,7 @@ count per kind (their order never matters: they are shuffled before reuse).
 from __future__ import annotations
 
 from math import ceil, comb, log, log1p
+from random import Random
 from typing import TYPE_CHECKING
 
 from .actions import DrawBlind, DrawFaceUp
@@ -22,6 +23,23 @@ _FACE_UP_ROWS = [_FACE_UP[:n] for n in range(17)]
 
 def cards_left(state: State) -> int:
     return len(state.deck) + state.discard_total
+
+
+def shuffle(rng: Random, x: list) -> None:
+    """rng.shuffle(x): the same draws and the same order (random.Random.shuffle, whose index draw,
+    _randbelow_with_getrandbits, is written out here: a Python call less per card). Another generator
+    class (one that may draw differently) is asked to shuffle itself."""
+    if type(rng) is not Random:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(x))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 def draw_top(state: State) -> int:
@@ -43,7 +61,7 @@ def reshuffle(state: State) -> None:
             new.extend([kind] * n)
             discard[kind] = 0
     state.discard_total = 0
-    state.rng.shuffle(new)
+    shuffle(state.rng, new)
     state.deck[:0] = new
     state.count("reshuffles")
 

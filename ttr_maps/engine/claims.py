@@ -104,7 +104,10 @@ def _colored_claims(game, colors: list[int], locos: int, bigs: int, trains: int,
     for have in colors:
         c += 1
         top = have + wilds
-        for gi, length, ferry, wk, g in upto[c][top if top < cap else cap]:
+        reach = upto[c][top if top < cap else cap]
+        if not reach:
+            continue
+        for gi, length, ferry, wk, g in reach:
             open_mask = gopen[gi]
             if not open_mask:
                 continue

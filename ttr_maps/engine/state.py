@@ -35,18 +35,19 @@ class State:
 
     def __init__(self, game, seed: int | None, first: str | int | None = None):
         """A new game of `game` (a Game) dealt from `seed` (None: nothing dealt, for a state file to fill in)."""
-        self._blank(game)
+        self._blank(game, seed is None)
         if seed is not None:
             self._deal(seed, first)
 
-    def _blank(self, game) -> None:
+    def _blank(self, game, rng: bool = True) -> None:
+        """Nothing dealt. `rng`: give it a generator (seeded 0); False when a deal (which makes its own) follows."""
         t = game.t
         n = game.num_players
         v = game.variant
         self.game = game
         self.t = t
         self.seed = None
-        self.rng = random.Random(0)
+        self.rng = random.Random(0) if rng else None
         self.deck: list[int] = []
         self.discard = [0] * t.NK
         self.discard_total = 0

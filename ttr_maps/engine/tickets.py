@@ -12,6 +12,7 @@ from itertools import product
 from typing import TYPE_CHECKING
 
 from .actions import DrawTickets, KeepTickets
+from .cards import shuffle
 from .errors import R_KEEP, R_TICKETS, IllegalAction
 from .events import TicketsKept
 from .phases import PH_KEEP, PH_SETUP_MIX
@@ -246,11 +247,11 @@ def return_tickets(state: State, back: list[int], deal: TicketDeal) -> None:
         elif state.in_setup:
             state.aside.extend((k, how) for k in cards)
         elif how == "shuffled-bottom":
-            state.rng.shuffle(cards)
+            shuffle(state.rng, cards)
             under(state, pile, cards)
         else:  # reshuffle
             state.piles.setdefault(pile, []).extend(cards)
-            state.rng.shuffle(state.piles[pile])
+            shuffle(state.rng, state.piles[pile])
 
 
 def under(state: State, pile: str, cards: list[int]) -> None:
@@ -268,11 +269,11 @@ def finish_setup(state: State) -> None:
             if not cards:
                 continue
             if how == "shuffled-bottom":
-                state.rng.shuffle(cards)
+                shuffle(state.rng, cards)
                 under(state, pile, cards)
             else:
                 state.piles[pile].extend(cards)
-                state.rng.shuffle(state.piles[pile])
+                shuffle(state.rng, state.piles[pile])
     state.aside = []
     for pile, what in state.game.variant.tickets.leftover_at_setup.items():
         if what == "box" and state.piles.get(pile):

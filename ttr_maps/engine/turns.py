@@ -51,7 +51,7 @@ def deal(s: State, seed: int, first: str | int | None) -> None:
     s.seed = seed
     s.rng = random.Random(seed)
     deck = [k for k, n in enumerate(t.deck_counts) for _ in range(n)]
-    s.rng.shuffle(deck)
+    cards.shuffle(s.rng, deck)
     s.deck = deck
     for p in range(game.num_players):
         hand = s.hands[p]
@@ -64,7 +64,7 @@ def deal(s: State, seed: int, first: str | int | None) -> None:
     cards.check_face_up(s)
     for name in t.pile_names:
         pile = list(t.pile_tickets[name])
-        s.rng.shuffle(pile)
+        cards.shuffle(s.rng, pile)
         s.piles[name] = pile
     _start_setup_round(s)
 

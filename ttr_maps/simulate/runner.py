@@ -15,6 +15,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from itertools import repeat
 from operator import is_
+from random import Random
 from typing import Callable, Iterator
 
 from ..engine.actions import ClaimTrack
@@ -127,16 +128,30 @@ def play_game(game: Game, bots: list[str], seed: int, index: int, observation: s
             v.close()
     # A bot that picks uniformly at random (Bot.uniform) has its pick drawn here, from its own generator, as
     # its act() would: legal[rng._randbelow(len(legal))], an element of the legal actions by construction.
-    uniform = [b.rng if b.uniform and not engine_view else None for b in players]
+    # A random.Random's _randbelow(n) (_randbelow_with_getrandbits) is written out: getrandbits(k) for the k
+    # bits of n until one is below n. Another generator class is asked for its _randbelow.
+    uniform = [(b.rng.getrandbits if type(b.rng) is Random else None, b.rng) if b.uniform and not engine_view else None
+               for b in players]
     actions = 0
     events = rec.events  # what each action did; `after` reads them (most actions, card draws, have none)
     while state.phase != PH_OVER:
         p = state.current
-        rng = uniform[p]
-        if rng is not None:
+        pick = uniform[p]
+        if pick is not None:
             legal = state.legal_sequence()
             n = len(legal)
-            a = legal[rng._randbelow(n)] if n > 1 else legal[0]
+            if n > 1:
+                bits = pick[0]
+                if bits is not None:
+                    k = n.bit_length()
+                    i = bits(k)
+                    while i >= n:
+                        i = bits(k)
+                else:
+                    i = pick[1]._randbelow(n)
+                a = legal[i]
+            else:
+                a = legal[0]
         else:
             legal = state.legal_sequence() if by_index[p] else state.legal_actions(full[p])
             if engine_view:
