@@ -612,27 +612,32 @@ def rules_layout(pdf: FPDF, paras: list[_Para], scale: float) -> list[tuple[int,
 
 def rules_scale(pdf: FPDF, paras: list[_Para]) -> float:
     """1, or a little smaller when that saves a last page that would hold only a few lines."""
+    return _rules_fit(pdf, paras)[0]
+
+
+def _rules_fit(pdf: FPDF, paras: list[_Para]) -> tuple[float, list[tuple[int, float, float]]]:
+    """`rules_scale` and the layout at that scale (laid out once: measuring the text is most of the rules' time)."""
     m = RULES_MARGIN
     full = rules_layout(pdf, paras, 1.0)
     pages = full[-1][0] + 1
     last_fill = (full[-1][1] + full[-1][2] - m) / (pdf.h - 2 * m)
     if pages == 1 or last_fill > 0.3:
-        return 1.0
+        return 1.0, full
     for scale in (0.95, 0.9, 0.86):
         lay = rules_layout(pdf, paras, scale)
         if lay[-1][0] + 1 < pages:
-            return scale
-    return 1.0
+            return scale, lay
+    return 1.0, full
 
 
 def _rules_pages(pdf: FPDF, board: Board, variant: Variant, opts: PrintOptions) -> None:
     _page(pdf, opts.paper)
     m = RULES_MARGIN
     paras = _rules_paras(board, variant)
-    scale = rules_scale(pdf, paras)
+    scale, layout = _rules_fit(pdf, paras)
     width = pdf.w - 2 * m
     page = 0
-    for p, (pg, y, _h) in zip(paras, rules_layout(pdf, paras, scale)):
+    for p, (pg, y, _h) in zip(paras, layout):
         if pg != page:
             _page(pdf, opts.paper)
             page = pg
