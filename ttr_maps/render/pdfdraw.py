@@ -52,9 +52,11 @@ def _f(v: float) -> str:
     return "0" if s == "-0" else s
 
 
-def _r3(v: float) -> float:
-    """A coordinate rounded as pdf._n rounds the corner and circle curves it writes for fpdf2."""
-    return float(f"{round(v, 3):g}")
+def _r3(v: float) -> str:
+    """A coordinate rounded as pdf._n rounds the corner and circle curves it writes for fpdf2, written as `_f` writes
+    that number (the same text: at most three decimals, so `_f` would add nothing)."""
+    s = f"{round(v, 3):g}"
+    return _f(float(s)) if "e" in s or s == "-0" else s
 
 
 def _num(value: str) -> float:
@@ -155,16 +157,16 @@ def _rect_ops(a: dict[str, str], out: list[str]) -> None:
     if w <= 0 or h <= 0 or rx <= 0 or ry <= 0:
         raise Unsupported("degenerate rect")
     kx, ky = _KAPPA * rx, _KAPPA * ry
-    n, f = _r3, _f
+    n = _r3
     out.append(
-        f"{f(n(x + rx))} {f(n(y))} m {f(n(x + w - rx))} {f(n(y))} l "
-        f"{f(n(x + w - rx + kx))} {f(n(y))} {f(n(x + w))} {f(n(y + ry - ky))} {f(n(x + w))} {f(n(y + ry))} c "
-        f"{f(n(x + w))} {f(n(y + h - ry))} l "
-        f"{f(n(x + w))} {f(n(y + h - ry + ky))} {f(n(x + w - rx + kx))} {f(n(y + h))} {f(n(x + w - rx))} {f(n(y + h))} c "
-        f"{f(n(x + rx))} {f(n(y + h))} l "
-        f"{f(n(x + rx - kx))} {f(n(y + h))} {f(n(x))} {f(n(y + h - ry + ky))} {f(n(x))} {f(n(y + h - ry))} c "
-        f"{f(n(x))} {f(n(y + ry))} l "
-        f"{f(n(x))} {f(n(y + ry - ky))} {f(n(x + rx - kx))} {f(n(y))} {f(n(x + rx))} {f(n(y))} c h"
+        f"{n(x + rx)} {n(y)} m {n(x + w - rx)} {n(y)} l "
+        f"{n(x + w - rx + kx)} {n(y)} {n(x + w)} {n(y + ry - ky)} {n(x + w)} {n(y + ry)} c "
+        f"{n(x + w)} {n(y + h - ry)} l "
+        f"{n(x + w)} {n(y + h - ry + ky)} {n(x + w - rx + kx)} {n(y + h)} {n(x + w - rx)} {n(y + h)} c "
+        f"{n(x + rx)} {n(y + h)} l "
+        f"{n(x + rx - kx)} {n(y + h)} {n(x)} {n(y + h - ry + ky)} {n(x)} {n(y + h - ry)} c "
+        f"{n(x)} {n(y + ry)} l "
+        f"{n(x)} {n(y + ry - ky)} {n(x + rx - kx)} {n(y)} {n(x + rx)} {n(y)} c h"
     )
 
 
@@ -172,13 +174,13 @@ def _circle_ops(a: dict[str, str], out: list[str]) -> None:
     cx, cy, r = _num(a.get("cx", "0")), _num(a.get("cy", "0")), _num(a["r"])
     if r <= 0:
         raise Unsupported("degenerate circle")
-    k, n, f = _KAPPA * r, _r3, _f
+    k, n = _KAPPA * r, _r3
     out.append(
-        f"{f(n(cx + r))} {f(n(cy))} m "
-        f"{f(n(cx + r))} {f(n(cy + k))} {f(n(cx + k))} {f(n(cy + r))} {f(n(cx))} {f(n(cy + r))} c "
-        f"{f(n(cx - k))} {f(n(cy + r))} {f(n(cx - r))} {f(n(cy + k))} {f(n(cx - r))} {f(n(cy))} c "
-        f"{f(n(cx - r))} {f(n(cy - k))} {f(n(cx - k))} {f(n(cy - r))} {f(n(cx))} {f(n(cy - r))} c "
-        f"{f(n(cx + k))} {f(n(cy - r))} {f(n(cx + r))} {f(n(cy - k))} {f(n(cx + r))} {f(n(cy))} c h"
+        f"{n(cx + r)} {n(cy)} m "
+        f"{n(cx + r)} {n(cy + k)} {n(cx + k)} {n(cy + r)} {n(cx)} {n(cy + r)} c "
+        f"{n(cx - k)} {n(cy + r)} {n(cx - r)} {n(cy + k)} {n(cx - r)} {n(cy)} c "
+        f"{n(cx - r)} {n(cy - k)} {n(cx - k)} {n(cy - r)} {n(cx)} {n(cy - r)} c "
+        f"{n(cx + k)} {n(cy - r)} {n(cx + r)} {n(cy - k)} {n(cx + r)} {n(cy)} c h"
     )
 
 
@@ -188,6 +190,7 @@ class _Converter:
         self.family = family
         self.out: list[str] = []
         self.fonts: dict[str, object] = {}
+        self.states: dict[tuple[float, float], str] = {}  # opacities -> "/GSn gs" (or "")
 
     def font(self, emphasis: str):
         font = self.fonts.get(emphasis)
@@ -230,14 +233,17 @@ class _Converter:
         """The graphics state of one element: opacity (an ExtGState), line width, join and dashes."""
         fo, so = _num(style.get("fill-opacity", "1")), _num(style.get("stroke-opacity", "1")) if stroking else 1.0
         if fo != 1 or so != 1:
-            gs = GraphicsStyle()
-            if fo != 1:
-                gs.fill_opacity = fo
-            if so != 1:
-                gs.stroke_opacity = so
-            name = self.catalog.register_graphics_style(gs)
-            if name is not None:
-                out.append(f"/{name} gs")
+            op = self.states.get((fo, so))
+            if op is None:
+                gs = GraphicsStyle()
+                if fo != 1:
+                    gs.fill_opacity = fo
+                if so != 1:
+                    gs.stroke_opacity = so
+                name = self.catalog.register_graphics_style(gs)
+                op = self.states[(fo, so)] = "" if name is None else f"/{name} gs"
+            if op:
+                out.append(op)
         if stroking:
             out.append(f"{_f(_num(style.get('stroke-width', '1')))} w")
             join = style.get("stroke-linejoin")
