@@ -369,9 +369,13 @@ def _lay_tries(plan: BoardPlan, group: int, rp: RoutePlan, members: list[Route],
             continue
         drawn = smooth_many(np.array([tries[k][2] for k in ks], dtype=float))
         steps = np.diff(drawn, axis=1)
-        for k, curve, sx, sy in zip(ks, drawn, steps[..., 0].tolist(), steps[..., 1].tolist()):
+        # The lengths only decide which tries are kept (need <= length <= most): summed in one array operation,
+        # and again as _length sums them (math.hypot, one by one) for a try within rounding of either bound.
+        rough = np.hypot(steps[..., 0], steps[..., 1]).sum(axis=1)
+        near = (np.abs(rough - need) <= most * 1e-9) | (np.abs(rough - most) <= most * 1e-9)
+        for k, curve, n, again in zip(ks, drawn, rough.tolist(), near.tolist()):
             curves[k] = curve  # an (n, 2) array, from the first point as given
-            lengths[k] = sum(map(math.hypot, sx, sy))  # _length(curves[k]), its steps worked out at once
+            lengths[k] = sum(map(math.hypot, *np.diff(curve, axis=0).T.tolist())) if again else n
     kept = [(aside, written, line) for (aside, written, _), line, n in zip(tries, curves, lengths) if need <= n <= most]
     if not kept:
         return
