@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from .actions import DrawBlind, DrawFaceUp
 from .errors import R_DRAW, R_FACE_UP_LOCO, IllegalAction
+from .phases import PH_SECOND
 
 if TYPE_CHECKING:
     from .state import State
@@ -19,6 +20,8 @@ if TYPE_CHECKING:
 BLIND = DrawBlind()
 _FACE_UP = [DrawFaceUp(i) for i in range(16)]
 _FACE_UP_ROWS = [_FACE_UP[:n] for n in range(17)]
+# The first card of a turn from a full row of n cards and a deck or discards to draw from: what legal_draws lists.
+FIRST_DRAWS = [[BLIND, *_FACE_UP[:n]] for n in range(17)]
 
 
 def cards_left(state: State) -> int:
@@ -247,21 +250,32 @@ def apply_draw_face_up(state: State, action: DrawFaceUp, second: bool = False) -
     if second and loco_rule:
         raise IllegalAction("a face-up locomotive may not be taken as the second card", R_FACE_UP_LOCO)
     state.hands[state.current][kind] += 1
-    fu[slot] = draw_top(state)
-    check_face_up(state)
+    deck = state.deck
+    fu[slot] = deck.pop() if deck else draw_top(state)
+    t = state.t
+    rp = state.redeal_passengers
+    if fu.count(t.LOCO) < state.redeal_locos and (rp is None or fu.count(t.PASS) < rp):  # check_face_up's test, inlined
+        state.row_stopped = False
+    else:
+        check_face_up(state)
     if second or loco_rule:
         state.end_turn()
+    elif deck or state.discard_total:  # a second card can be drawn blind (begin_second_draw's first test)
+        state.phase = PH_SECOND
     else:
         state.begin_second_draw()
 
 
 def apply_draw_blind(state: State, action: DrawBlind | None = None, second: bool = False) -> None:
     """The handler of DrawBlind: the first card of a turn, or with `second` the second."""
-    kind = draw_top(state)
+    deck = state.deck
+    kind = deck.pop() if deck else draw_top(state)
     if kind < 0:
         raise IllegalAction("the deck and the discards are both empty", R_DRAW)
     state.hands[state.current][kind] += 1
     if second:
         state.end_turn()
+    elif deck or state.discard_total:  # a second card can be drawn blind (begin_second_draw's first test)
+        state.phase = PH_SECOND
     else:
         state.begin_second_draw()

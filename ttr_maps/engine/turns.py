@@ -104,10 +104,19 @@ def legal_sequence(s: State) -> Sequence[Action]:
     For callers that take one action by its index (a random choice): `len()` and `seq[i]` cost no list of
     every gray claim with every payment. Any other read builds that list once (LegalActions.tolist).
     """
-    if s.phase != PH_TURN:
+    ph = s.phase
+    if ph != PH_TURN:
+        if ph == PH_SECOND:  # legal_actions' list for the second card, without its other phases' tests
+            out = []
+            cards.legal_draws(s, out, True)
+            return out
         return legal_actions(s)
-    out: list[Action] = []
-    cards.legal_draws(s, out, False)
+    fu = s.face_up
+    if (s.deck or s.discard_total) and fu and -1 not in fu:  # cards.legal_draws' usual case: every card can be drawn
+        out = cards.FIRST_DRAWS[len(fu)][:]
+    else:
+        out = []
+        cards.legal_draws(s, out, False)
     gray = claims.claim_segments(s, out)
     rest: list[Action] = out if gray is None else []
     tickets.legal_draw(s, rest)

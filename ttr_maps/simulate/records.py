@@ -70,7 +70,10 @@ def ticket_route_sets(game: Game) -> TicketPaths:
 
 class GameRecorder:
     """Watches one game action by action and writes its record at the end: the cards drawn (`before` each
-    `apply`) and what each action did, from the engine's events (`after` it)."""
+    `apply`) and what each action did, from the engine's events (`after` it).
+
+    The runner counts a card draw itself (the most common action; a call less each): a face-up card's kind
+    in `face_up[seat]`, a blind draw in `blind[seat]`, as `before` does."""
 
     def __init__(self, game: Game, state: State, bots: list[str], seed: int, index: int):
         self.game = game

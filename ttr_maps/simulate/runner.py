@@ -18,7 +18,7 @@ from operator import is_
 from random import Random
 from typing import Callable, Iterator
 
-from ..engine.actions import ClaimTrack
+from ..engine.actions import ClaimTrack, DrawBlind, DrawFaceUp
 from ..engine.claims import RouteLegal
 from ..engine.errors import IllegalAction
 from ..engine.game import Game
@@ -134,6 +134,7 @@ def play_game(game: Game, bots: list[str], seed: int, index: int, observation: s
                for b in players]
     actions = 0
     events = rec.events  # what each action did; `after` reads them (most actions, card draws, have none)
+    blind, face_up = rec.blind, rec.face_up
     while state.phase != PH_OVER:
         p = state.current
         pick = uniform[p]
@@ -165,7 +166,15 @@ def play_game(game: Game, bots: list[str], seed: int, index: int, observation: s
             if a is None or not ((type(legal) is LegalActions and a is legal.last) or any(map(is_, legal, repeat(a)))
                                  or _listed(a, legal)):
                 raise BotError(f"bot {bots[p]!r} (seat {p}) chose {a!r}, which is not legal here (game {index})")
-        rec.before(a)
+        ty = type(a)
+        if ty is DrawBlind:  # a card draw counted here, as rec.before would (a call less for most actions)
+            blind[p] += 1
+        elif ty is DrawFaceUp:
+            k = state.face_up[a.slot]
+            if k >= 0:
+                face_up[p][k] += 1
+        else:
+            rec.before(a)
         try:
             state.apply(a)
         except IllegalAction as e:
