@@ -239,9 +239,9 @@ class Stamp:
     catalog); gradients are avoided in our SVG because PDF patterns would not move with it.
     """
 
-    def __init__(self, pdf: FPDF, svg_text: str, fast: bool = True):
+    def __init__(self, pdf: FPDF, svg_text: str):
         self._form: int | None = None  # the form's resource index, once written as one
-        if fast and PDF_FAMILY in pdf.fonts:
+        if PDF_FAMILY in pdf.fonts:
             # Our drawings are converted directly (pdfdraw); fpdf2 converts anything else.
             done = pdfdraw.convert(svg_text, pdf._resource_catalog, pdf.k, PDF_FAMILY)
             if done is not None:
