@@ -120,8 +120,10 @@ def legal_sequence(s: State) -> Sequence[Action]:
     gray = claims.claim_segments(s, out)
     rest: list[Action] = out if gray is None else []
     tickets.legal_draw(s, rest)
-    for legal in s.game.turn_legal:
-        legal(s, rest)
+    more = s.game.turn_legal
+    if more:  # (a loop over an empty tuple still makes an iterator)
+        for legal in more:
+            legal(s, rest)
     if gray is None:  # every claim listed: the list
         if not out:
             out.append(PASS)
@@ -145,9 +147,11 @@ def complete_claim(s: State, tid: int, paid: tuple, extra: tuple = (), given: tu
     if s.events is not None:
         s.events.append(Claimed(s.current, tid, paid, extra, given))
     s.pending_route = s.t.t_route[tid]
-    for hook in s.game.after_claim:
-        if hook(s, tid, paid):
-            return
+    hooks = s.game.after_claim
+    if hooks:
+        for hook in hooks:
+            if hook(s, tid, paid):
+                return
     end_turn(s)
 
 
@@ -170,9 +174,12 @@ def after_keep(s: State) -> None:
 
 def end_turn(s: State, passed: bool = False) -> None:
     p = s.current
-    n = s.game.num_players
-    for hook in s.game.end_of_turn:
-        hook(s)
+    game = s.game
+    n = game.num_players
+    hooks = game.end_of_turn
+    if hooks:
+        for hook in hooks:
+            hook(s)
     fu = s.face_up
     if -1 in fu:
         cards.refill_face_up(s)
@@ -188,7 +195,7 @@ def end_turn(s: State, passed: bool = False) -> None:
         if s.final_left == 0:
             _game_over(s)
             return
-    elif s.final_left < 0 and s.trains[p] <= s.game.end_trains:
+    elif s.final_left < 0 and s.trains[p] <= game.end_trains:
         s.final_left = n
     if s.passes >= n:
         s.count("all-passed")
@@ -261,9 +268,11 @@ def _draw_blind_second(s: State, a: DrawBlind) -> None:
 
 def _claim(s: State, a: ClaimTrack) -> None:
     tid, counts = claims.check_claim(s, a)
-    for hook in s.game.pay_claim:
-        if hook(s, tid, counts, a):
-            return
+    hooks = s.game.pay_claim
+    if hooks:
+        for hook in hooks:
+            if hook(s, tid, counts, a):
+                return
     take_payment(s, counts)
     discard_payment(s, counts)
     s.complete_claim(tid, counts)
