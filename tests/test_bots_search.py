@@ -301,7 +301,8 @@ def test_search_stops_at_its_cap_of_playout_actions():
     legal = state.legal_actions(False)
     spent = {}
     for steps in ("none", "1500", "1500"):
-        bot = make_bot("search", game, seat, 5, {"budget": "64", "when": "all", "steps": steps})
+        # A budget of 16 playouts spends over twice the cap here (3,468 actions): enough to show the cap stopping it.
+        bot = make_bot("search", game, seat, 5, {"budget": "16", "when": "all", "steps": steps})
         view = StateView(state, seat)
         choice = bot.act(view, legal)
         view.close()
