@@ -571,16 +571,9 @@ def colour_needs(bd: BoardData, routes: Iterable[int], hand: list[int], know: Kn
     hmax = max(hand[:NC])
     shape = bd.draw_shape
     for r in routes:
-        _, f, paid, _, tracks = shape[r]
+        f, paid = shape[r][1:3]
         locos += f
-        # track_have, inlined (its colour only).
-        c, best_have = -1, -1
-        for tid, tc in tracks:
-            if owner[tid] >= 0:
-                continue
-            have = hmax if tc < 0 else hand[tc]
-            if have > best_have:
-                c, best_have = tc, have
+        c = track_have(bd, r, hand, owner, hmax)[0]
         if c >= 0:
             need[c] += paid
         else:
