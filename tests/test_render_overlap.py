@@ -155,3 +155,26 @@ def test_names_are_placed_as_with_geos_areas_alone(monkeypatch):
         slow = [pp.label.box for pp in plan_mod.plan_board(board, variant, decor=False).places]
         monkeypatch.undo()
         assert quick == slow
+
+
+def test_areas_do_no_arithmetic_on_unset_memory():
+    """The clipping reads each point's next point from the rows moved by one; every entry of that copy is set, also
+    past a row's last point, so no NaN or infinity left in reused memory reaches numpy's arithmetic (which printed
+    'RuntimeWarning: invalid value encountered' on a user's terminal now and then)."""
+    from ttr_maps.render.overlap import _next, box_areas
+
+    rng = np.random.default_rng(5)
+    v = rng.uniform(-1, 1, (50, 8))
+    rows, last = np.arange(50), rng.integers(2, 8, 50)
+    want = np.roll(v, -1, axis=1)
+    want[rows, last] = v[:, 0]
+    for _ in range(3):
+        np.full_like(v, np.nan)  # freed memory full of NaN, which the next array of this size may reuse
+        assert np.array_equal(_next(v, rows, last), want)
+    a, b = rects(rng, 400), rects(rng, 400)
+    boxes = np.concatenate([b.min(axis=1), b.max(axis=1)], axis=1)
+    for _ in range(3):
+        np.full((400, 16), np.inf), np.full((400, 8), np.nan)
+        with np.errstate(all="raise"):
+            shared_areas(a, b)
+            box_areas(boxes, a)

@@ -25,9 +25,12 @@ def quad_coords(polygons: np.ndarray) -> np.ndarray:
 
 def _next(v: np.ndarray, rows: np.ndarray, last: np.ndarray) -> np.ndarray:
     """The value of the next point of each point of the rows of `v` (of the first, for the last, at `last`): the
-    rows moved by one, the last point of each put right (a copy, no look-up per point)."""
+    rows moved by one, the last point of each put right (a copy, no look-up per point). Every entry is set, also
+    past a row's last point (where nothing reads it), so no arithmetic meets uninitialised memory: NaN or infinite
+    bits there made numpy print RuntimeWarnings now and then."""
     out = np.empty_like(v)
     out[:, :-1] = v[:, 1:]
+    out[:, -1] = v[:, 0]
     out[rows, last] = v[:, 0]
     return out
 
