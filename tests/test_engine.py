@@ -256,6 +256,20 @@ def test_same_seed_same_game_different_seed_different_game():
     assert g.new_initial_state(1) != g.new_initial_state(2)
 
 
+def test_a_clone_plays_on_as_the_original_with_its_own_generator():
+    """A copy's generator is the original's at the copy (its reshuffles deal the same cards) and a separate
+    object: drawing from one leaves the other where it was."""
+    g = game(MAPS / "variants" / "usa.yaml", 2)
+    s = g.new_initial_state(5)
+    s.rng.gauss(0, 1)  # a generator with a kept gauss value copies it too
+    c = s.clone()
+    assert c.rng is not s.rng and type(c.rng) is random.Random
+    assert c.rng.getstate() == s.rng.getstate()
+    assert [c.rng.random() for _ in range(5)] == [s.rng.random() for _ in range(5)]
+    c.rng.random()
+    assert c.rng.getstate() != s.rng.getstate()
+
+
 def test_player_count_outside_the_variant_is_refused():
     with pytest.raises(ValueError, match="2-4 players"):
         Game.from_file(MAPS / "variants" / "paris.yaml", 5)

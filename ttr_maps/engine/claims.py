@@ -6,7 +6,6 @@ ferry count accept the same payments), so an unaffordable group costs one test.
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING
 
 from . import stand_ins
@@ -325,52 +324,143 @@ class RouteLegal(list):
         """The claims of `route`, every payment, in legal_actions' order (empty if it has none)."""
         out: list[ClaimTrack] = []
         gopen = self._open
-        t = self._game.t
+        game = self._game
+        t = game.t
         if gopen is None or not 0 <= route < len(t.route_tids):
             return out
-        mask = [0] * len(gopen)  # only this route's claimable tracks
-        for tid in t.route_tids[route]:
-            gi, bit = t.tid_group[tid]
-            if gi >= 0:
-                mask[gi] |= gopen[gi] & bit
-        _claims_for(self._game, self._hand, self._trains, mask, out)
         if t.stand_in_groups:
-            stand_ins.legal_claims(self._game, self._hand, self._trains, mask, out)
+            mask = [0] * len(gopen)  # only this route's claimable tracks
+            for tid in t.route_tids[route]:
+                gi, bit = t.tid_group[tid]
+                if gi >= 0:
+                    mask[gi] |= gopen[gi] & bit
+            _claims_for(game, self._hand, self._trains, mask, out)
+            stand_ins.legal_claims(game, self._hand, self._trains, mask, out)
+            return out
+        groups = game.route_groups
+        if groups is None:
+            groups = _route_groups(game)
+        _route_claims(game, self._hand, self._trains, gopen, groups[route], out)
         return out
 
 
-_ROUTE_TESTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+def _route_groups(game) -> tuple:
+    """Per route, its tracks' claim groups in the order _claims_for walks them (colour by colour, gray last;
+    within a colour shortest first, as Tables.groups_by_color): (colour (NC: gray), group entry, the route's
+    bits in the group's open-track mask). Kept as game.route_groups."""
+    t = game.t
+    where = {}
+    for c, entries in enumerate(t.groups_by_color):
+        for i, e in enumerate(entries):
+            where[e[0]] = (c, i, e)
+    rows = []
+    for tids in t.route_tids:
+        bits: dict[int, int] = {}
+        for tid in tids:
+            gi, bit = t.tid_group[tid]
+            if gi >= 0 and gi in where:
+                bits[gi] = bits.get(gi, 0) | bit
+        rows.append(tuple((where[gi][0], where[gi][2], b) for gi, b in sorted(bits.items(), key=lambda x: where[x[0]][:2])))
+    game.route_groups = out = tuple(rows)
+    return out
 
 
-def _route_tests(t: Tables) -> tuple:
-    """Per route, what RouteLegal.can_claim tests of each of its tracks in a claim group: (group, its bit,
-    length, ferry locomotives, colour, which wilds pay (ClaimGroup.wilds), the group if stand-ins pay there)."""
-    tests = _ROUTE_TESTS.get(t)
-    if tests is None:
+def _route_claims(game, hand: list[int], trains: int, gopen: list[int], groups: tuple, out: list) -> None:
+    """_claims_for's claims of one route's groups (_route_groups: what _claims_for would list of a mask of
+    the route's tracks alone, in its order, the same interned lists), without walking the other groups."""
+    t = game.t
+    nc = t.NC
+    locos = hand[t.LOCO]
+    bigs = hand[t.BIG]
+    wilds = locos + bigs
+    for c, e, bits in groups:
+        gi, length, ferry, wk, g = e
+        open_mask = gopen[gi] & bits
+        if not open_mask or length > trains:  # (_claims_for reaches no group longer than the trains left)
+            continue
+        if wk == 2:
+            wild = wilds
+            cl = locos if locos < length else length
+            cb = bigs if bigs < length else length
+        elif wk:
+            wild = locos
+            cl = locos if locos < length else length
+            cb = 0
+        else:
+            wild = cl = cb = 0
+        if c < nc:  # _colored_claims' body
+            have = hand[c]
+            if wild < ferry or have + wild < length:
+                continue
+            key = ((gi << 12 | (have if have < length else length) << 8 | cl << 4 | cb) << t.group_bits) | open_mask
+            acts = game.claim_lists.get(key)
+            if acts is None:
+                acts = _colored_actions(game, key, g, c, have, length, ferry, cl, cb, open_mask)
+            out.extend(acts)
+            continue
+        # _claims_for's gray body
+        colors = hand[:nc]
+        best = max(colors) if nc else 0
+        if wild < ferry or best + wild < length:
+            continue
+        rows_cache = game.gray_rows
+        base = (gi * (nc + 1)) << 12 | cl << 4 | cb
         rows = []
-        for tids in t.route_tids:
-            row = []
-            for tid in tids:
-                gi, bit = t.tid_group[tid]
-                if gi >= 0:
-                    g = t.claim_groups[gi]
-                    row.append((gi, bit, g.length, g.ferry, g.color, g.wilds, g if g.stand_in else None))
-            rows.append(tuple(row))
-        tests = _ROUTE_TESTS[t] = tuple(rows)
+        for k, h in enumerate(colors):
+            if not h or h + wild < length:
+                continue
+            rkey = base + (k << 12) | (h if h < length else length) << 8
+            r = rows_cache.get(rkey)
+            if r is None:
+                r = _gray_rows(game, rkey, g, k, h if h < length else length, 1, length, ferry, cl, cb)
+            rows.append(r)
+        if wild >= length:
+            rkey = base + (nc << 12)
+            r = rows_cache.get(rkey)
+            if r is None:
+                r = _gray_rows(game, rkey, g, -1, 0, 0, length, ferry, cl, cb)
+            rows.append(r)
+        if not rows:
+            continue
+        positions = game.open_positions
+        js = positions.get(open_mask)
+        if js is None:
+            js = _positions(positions, open_mask)
+        for j in js:
+            for r in rows:
+                out.extend(r[j])
+
+
+def _route_tests(game) -> tuple:
+    """Per route, what RouteLegal.can_claim tests of each of its tracks in a claim group: (group, its bit,
+    length, ferry locomotives, colour, which wilds pay (ClaimGroup.wilds), the group if stand-ins pay there).
+    Kept as game.route_tests."""
+    t = game.t
+    rows = []
+    for tids in t.route_tids:
+        row = []
+        for tid in tids:
+            gi, bit = t.tid_group[tid]
+            if gi >= 0:
+                g = t.claim_groups[gi]
+                row.append((gi, bit, g.length, g.ferry, g.color, g.wilds, g if g.stand_in else None))
+        rows.append(tuple(row))
+    game.route_tests = tests = tuple(rows)
     return tests
 
 
 def route_legal(state: State, turn: bool) -> RouteLegal:
     """An empty RouteLegal for the current player; at the start of a turn (`turn`) with what decides its claims."""
     out = RouteLegal()
-    out._game = state.game
+    game = out._game = state.game
     if turn:
         p = state.current
         out._hand = state.hands[p][:]
         out._trains = state.trains[p]
         out._open = state.group_open[p][:]
         out._routes = None
-        out._tests = _route_tests(state.t)
+        tests = game.route_tests
+        out._tests = tests if tests is not None else _route_tests(game)
         out._quick = None
     else:
         out._open = None

@@ -17,6 +17,8 @@ from .actions import Action
 from .errors import R_OVER, R_TURN, IllegalAction
 from .phases import OPEN_CASES, PH_OVER, PH_TURN, PHASE_DOC, PHASE_NAMES
 
+_new_random = random.Random.__new__  # random.Random's C constructor, without Random.__init__ seeding it again
+
 
 class State:
     """A game position. Mutable: `apply` changes it in place; `clone` copies it.
@@ -172,8 +174,10 @@ class State:
         s.game = self.game
         s.t = self.t
         s.seed = self.seed
-        s.rng = random.Random()
-        s.rng.setstate(self.rng.getstate())
+        # The copy's generator continues from the same state. Made by the C constructor seeded with 0 (then set):
+        # random.Random() would read the OS's random source for a seed setstate overwrites at once.
+        s.rng = rng = _new_random(random.Random, 0)
+        rng.setstate(self.rng.getstate())
         s.deck = self.deck[:]
         s.discard = self.discard[:]
         s.discard_total = self.discard_total
