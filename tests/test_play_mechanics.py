@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import browser_tab
 from ttr_maps.engine.actions import ClaimTrack
 from ttr_maps.engine.game import Game
 from ttr_maps.engine.position import all_tickets
@@ -75,25 +76,26 @@ def route_where(table, test) -> tuple[int, object]:
 
 # --- the page -----------------------------------------------------------------------------
 
+# The module's Chromium tab, lent to each test in turn (tests/browser_tab.py); it fails a test whose page raised an error.
+tabs = browser_tab.tabs_fixture(1400, 900)
+tab = browser_tab.tab
+
+
 @pytest.fixture
-def open_page(browser):
+def open_page(tab):
     opened = []
 
     def start(table):
         running = run_in_thread(play_app(table))
-        page = browser.new_page(viewport={"width": 1400, "height": 900})
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        opened.append((running, page, errors))
-        page.goto(running.url() + "&delay=20")
-        wait_for_you(page, 0)
-        return page
+        opened.append(running)
+        tab.page.goto(running.url() + "&delay=20")
+        wait_for_you(tab.page, 0)
+        return tab.page
 
     yield start
-    for running, page, errors in opened:
-        page.close()
+    tab.blank()
+    for running in opened:
         running.stop()
-        assert not errors, errors
 
 
 def shown(page) -> int:
@@ -335,7 +337,7 @@ def test_mega_europe_keeping_too_many_long_tickets_says_how_many_may_be_kept(ope
     assert page.is_hidden("#message")
 
 
-def test_a_bots_tunnel_shows_its_turned_cards_while_the_bot_decides(browser, tmp_path):
+def test_a_bots_tunnel_shows_its_turned_cards_while_the_bot_decides(tab, tmp_path):
     """Europe: the bot claims a tunnel; during the page's pause before its decision the three turned cards and the
     extra cost are on screen (not only in the log), then the bot decides and the panel goes."""
     table = seated("europe", tmp_path)
@@ -349,7 +351,7 @@ def test_a_bots_tunnel_shows_its_turned_cards_while_the_bot_decides(browser, tmp
     claim = next(a for a in table.state.legal_actions() if isinstance(a, ClaimTrack) and a.route == i)
     table._apply(1, claim)  # the bot's claim, as its bot_step would make it
     running = run_in_thread(play_app(table))
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page = tab.page
     try:
         page.goto(running.url() + "&delay=2500")
         page.wait_for_selector("#tunnel")
@@ -361,5 +363,5 @@ def test_a_bots_tunnel_shows_its_turned_cards_while_the_bot_decides(browser, tmp
         wait_for_you(page, shown(page))
         assert page.query_selector("#tunnel") is None and page.is_hidden("#others-actions")
     finally:
-        page.close()
+        tab.blank()
         running.stop()

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import browser_tab
 from ttr_maps.cli.main import cli
 from ttr_maps.engine.game import Game
 from ttr_maps.play import HUMAN, new_table, play_app
@@ -17,6 +18,10 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests/scenarios/variants/tiny.yaml"
+
+# The module's Chromium tab, lent to each test in turn (tests/browser_tab.py); it fails a test whose page raised an error.
+tabs = browser_tab.tabs_fixture(1300, 850)
+tab = browser_tab.tab
 
 
 def _next(page, shown: int) -> int:
@@ -70,14 +75,12 @@ def _click_a_move(page) -> str:
     return "tickets"
 
 
-def test_a_whole_game_by_clicks_scores_as_the_saved_game_and_hides_the_bots_hand(browser, tmp_path):
+def test_a_whole_game_by_clicks_scores_as_the_saved_game_and_hides_the_bots_hand(tab, tmp_path):
     table = new_table(Game.from_file(TINY, 2), [HUMAN, "expert"], tmp_path / "game.yaml", seed=11)
     running = run_in_thread(play_app(table))
-    page = browser.new_page(viewport={"width": 1300, "height": 850})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page, errors = tab.page, tab.errors
     bodies: list[str] = []
-    page.on("response", lambda r: bodies.append(r.text()) if "/api/" in r.url and "state-file" not in r.url else None)
+    tab.on("response", lambda r: bodies.append(r.text()) if "/api/" in r.url and "state-file" not in r.url else None)
     try:
         page.goto(running.url() + "&delay=20")
         shown = _next(page, 0)
@@ -126,15 +129,14 @@ def test_a_whole_game_by_clicks_scores_as_the_saved_game_and_hides_the_bots_hand
         state_file = page.evaluate("fetch('/api/state-file').then(r => r.text())")
         assert "ttr-state/1" in state_file
     finally:
-        page.close()
+        tab.blank()
         running.stop()
-    assert not errors, errors
 
 
-def test_an_illegal_click_is_refused_with_its_rule(browser, tmp_path):
+def test_an_illegal_click_is_refused_with_its_rule(tab, tmp_path):
     table = new_table(Game.from_file(TINY, 2), [HUMAN, "expert"], tmp_path / "game.yaml", seed=4)
     running = run_in_thread(play_app(table))
-    page = browser.new_page(viewport={"width": 1300, "height": 850})
+    page = tab.page
     try:
         page.goto(running.url() + "&delay=20")
         shown = _next(page, 0)
@@ -147,12 +149,10 @@ def test_an_illegal_click_is_refused_with_its_rule(browser, tmp_path):
         assert "payment" in page.text_content("#message")
         link = page.get_attribute("#message a", "href")
         assert link == "/rules#claiming-a-route"
-        rules = browser.new_page()
-        rules.goto(running.url().split("?")[0] + "rules")
-        assert rules.is_visible("#claiming-a-route")
-        rules.close()
+        page.goto(running.url().split("?")[0] + "rules")  # the link's page
+        assert page.is_visible("#claiming-a-route")
     finally:
-        page.close()
+        tab.blank()
         running.stop()
 
 
@@ -164,17 +164,15 @@ def _settled(page, shown: int) -> int:
     return int(page.eval_on_selector("body", "b => b.dataset.shown"))
 
 
-def test_hot_seat_hands_over_the_screen_and_bots_move_after_a_visible_pause(browser, tmp_path):
+def test_hot_seat_hands_over_the_screen_and_bots_move_after_a_visible_pause(tab, tmp_path):
     """Two people and a bot at one screen (`--humans 2`): between turns a hand-over screen hides every hand (on
     screen and in what the page receives); only the person whose turn it is can take the screen, and then sees
     their own hand. The bot moves after the page's pause, each move a line in the log."""
     table = new_table(Game.from_file(TINY, 3), [HUMAN, HUMAN, "expert"], tmp_path / "game.yaml", seed=5)
     running = run_in_thread(play_app(table))
-    page = browser.new_page(viewport={"width": 1300, "height": 850})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page, errors = tab.page, tab.errors
     views: list[dict] = []
-    page.on("response", lambda r: views.append(json.loads(r.text())) if "/api/" in r.url and "/api/board" not in r.url else None)
+    tab.on("response", lambda r: views.append(json.loads(r.text())) if "/api/" in r.url and "/api/board" not in r.url else None)
     delay = 400
     try:
         page.goto(running.url() + f"&delay={delay}")
@@ -221,11 +219,11 @@ def test_hot_seat_hands_over_the_screen_and_bots_move_after_a_visible_pause(brow
             assert after[2] > before[2] or after[3] != before[3]  # a new line (the log shows the last 200)
         assert any(after[3].startswith("expert (bot): ") for _before, after in bot_moves)
     finally:
-        page.close()
+        tab.blank()
         running.stop()
 
 
-def test_board_text_with_markup_is_shown_as_text(browser, tmp_path):
+def test_board_text_with_markup_is_shown_as_text(tab, tmp_path):
     """A place and a variant named with HTML: the page shows the characters, builds no element from them, runs nothing."""
     import shutil
 
@@ -239,7 +237,7 @@ def test_board_text_with_markup_is_shown_as_text(browser, tmp_path):
     (tmp_path / "variants/tiny.yaml").write_text(rules, encoding="utf-8")
     table = new_table(Game.from_file(tmp_path / "variants/tiny.yaml", 2), [HUMAN, "expert"], tmp_path / "game.yaml", seed=11)
     running = run_in_thread(play_app(table))
-    page = browser.new_page(viewport={"width": 1300, "height": 850})
+    page = tab.page
     try:
         page.goto(running.url() + "&delay=20")
         _next(page, 0)
@@ -250,5 +248,5 @@ def test_board_text_with_markup_is_shown_as_text(browser, tmp_path):
         page.wait_for_timeout(300)
         assert page.evaluate("window.pwned") is None
     finally:
-        page.close()
+        tab.blank()
         running.stop()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import browser_tab
 from ttr_maps.load import load
 from ttr_maps.studio import studio_app
 from ttr_maps.web import run_in_thread
@@ -17,6 +18,10 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 DUPLICATE = "  - {from: montmartre, to: gare-du-nord, length: 2, tracks: [red]}\n"
+
+# The module's Chromium tab, lent to each test in turn (tests/browser_tab.py), at the size the tests drag and measure on.
+tabs = browser_tab.tabs_fixture(1300, 800)
+tab = browser_tab.tab
 
 
 @pytest.fixture
@@ -28,11 +33,12 @@ def paris(tmp_path: Path) -> Path:
 
 
 class Studio:
-    def __init__(self, browser, path: Path, sim: Path | None = None):
+    """A studio server on `path` and its page, opened in the test's tab (tests/browser_tab.py)."""
+
+    def __init__(self, tab, path: Path, sim: Path | None = None):
         self.running = run_in_thread(studio_app(str(path), None if sim is None else str(sim)))
-        self.page = browser.new_page(viewport={"width": 1300, "height": 800})
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.tab = tab
+        self.page = tab.page
         self.page.goto(self.running.url())
         self.page.wait_for_selector("body[data-findings=ready]", timeout=60_000)
 
@@ -44,14 +50,13 @@ class Studio:
                                     arg=after, timeout=60_000)
 
     def close(self) -> None:
-        self.page.close()
+        self.tab.blank()
         self.running.stop()
-        assert not self.errors, self.errors
 
 
 @pytest.fixture
-def studio(browser, paris: Path):
-    s = Studio(browser, paris / "paris.yaml")
+def studio(tab, paris: Path):
+    s = Studio(tab, paris / "paris.yaml")
     yield s
     s.close()
 
@@ -135,10 +140,10 @@ def test_saving_the_file_redraws_the_page_keeping_zoom_and_pan(studio, paris: Pa
     assert page.locator("#board svg b").count() == 0
 
 
-def test_clicking_a_finding_highlights_its_route(browser, paris: Path) -> None:
+def test_clicking_a_finding_highlights_its_route(tab, paris: Path) -> None:
     board = paris / "paris-board.yaml"
     board.write_text(board.read_text(encoding="utf-8").replace("tickets:\n", DUPLICATE + "tickets:\n"), encoding="utf-8")
-    studio = Studio(browser, paris / "paris.yaml")
+    studio = Studio(tab, paris / "paris.yaml")
     try:
         page = studio.page
         last = str(len(load(board).board.routes) - 1)
@@ -299,14 +304,14 @@ def test_deleting_a_route_editing_a_ticket_then_undo_and_redo(studio, paris: Pat
     studio.wait_version(v)
 
 
-def test_an_edit_over_a_file_changed_on_disk_is_refused_and_the_page_says_so(browser, paris: Path, monkeypatch) -> None:
+def test_an_edit_over_a_file_changed_on_disk_is_refused_and_the_page_says_so(tab, paris: Path, monkeypatch) -> None:
     import ttr_maps.studio.server as server
 
     async def unwatched(session, live) -> None:  # the page must not hear of the save before its edit
         return None
 
     monkeypatch.setattr(server, "_watch", unwatched)
-    studio = Studio(browser, paris / "paris.yaml")
+    studio = Studio(tab, paris / "paris.yaml")
     try:
         page = studio.page
         board = paris / "paris-board.yaml"
@@ -354,12 +359,12 @@ def test_overlays_ticket_path_route_load_and_spaces_per_colour(studio, paris: Pa
     assert dict(rows) == dict(spaces)
 
 
-def test_severity_filter_and_a_finding_at_a_place(browser, paris: Path) -> None:
+def test_severity_filter_and_a_finding_at_a_place(tab, paris: Path) -> None:
     board = paris / "paris-board.yaml"
     text = board.read_text(encoding="utf-8")
     louvre = next(line for line in text.splitlines() if line.startswith("  - {id: louvre,"))
     board.write_text(text.replace(louvre + "\n", louvre + "\n  - {id: lonely, name: Lonely, lat: 48.87, lon: 2.30}\n"), encoding="utf-8")
-    studio = Studio(browser, paris / "paris.yaml")
+    studio = Studio(tab, paris / "paris.yaml")
     try:
         page = studio.page
         i = next(k for k, p in enumerate(load(board).board.places) if p.id == "lonely")
@@ -383,11 +388,11 @@ def test_severity_filter_and_a_finding_at_a_place(browser, paris: Path) -> None:
         studio.close()
 
 
-def test_dragging_a_place_on_an_x_y_board_writes_x_and_y(browser, tmp_path: Path) -> None:
+def test_dragging_a_place_on_an_x_y_board_writes_x_and_y(tab, tmp_path: Path) -> None:
     board = tmp_path / "fjordland.yaml"
     shutil.copy(ROOT / "examples/fjordland.yaml", board)
     before = board.read_text(encoding="utf-8")
-    studio = Studio(browser, board)
+    studio = Studio(tab, board)
     try:
         page = studio.page
         i = next(k for k, p in enumerate(load(board).board.places) if p.id == "ravenholm")
@@ -410,7 +415,7 @@ def test_export_buttons_and_a_simulation_with_progress(studio, paris: Path) -> N
     with page.expect_download(timeout=300_000) as pdf:
         page.click("#export-pdf")
     assert Path(pdf.value.path()).read_bytes()[:5] == b"%PDF-"
-    page.once("dialog", lambda d: d.accept("2"))
+    studio.tab.on("dialog", lambda d: d.accept("2"))
     page.click("#simulate")
     page.wait_for_function("() => document.getElementById('status').textContent.includes('games written to')", timeout=300_000)
     status = page.inner_text("#status")
@@ -422,7 +427,7 @@ def test_export_buttons_and_a_simulation_with_progress(studio, paris: Path) -> N
 
     rates = {r["route"]: r["claimed"]["rate"] for r in json.loads((paris / "out/paris/summary.json").read_text(encoding="utf-8"))["routes"]}
     ids = [r.id for r in load(paris / "paris.yaml").board.routes]
-    other = Studio(page.context.browser, paris / "paris.yaml", sim=paris / "out" / "paris")
+    other = Studio(studio.tab, paris / "paris.yaml", sim=paris / "out" / "paris")  # the same tab, this server's page
     try:
         assert other.page.eval_on_selector_all(".hit-route", "ls => ls.filter(l => l.style.stroke).length") == 0
         other.page.select_option("#overlay", "heat")
@@ -436,7 +441,7 @@ def test_export_buttons_and_a_simulation_with_progress(studio, paris: Path) -> N
         other.close()
 
 
-def test_the_command_serves_on_the_port_given_without_opening_a_browser(browser, paris: Path, tmp_path: Path) -> None:
+def test_the_command_serves_on_the_port_given_without_opening_a_browser(tab, paris: Path, tmp_path: Path) -> None:
     import os
     import re
     import socket
@@ -455,24 +460,24 @@ def test_the_command_serves_on_the_port_given_without_opening_a_browser(browser,
         line = proc.stderr.readline()
         m = re.search(r"serving on (http://127\.0\.0\.1:(\d+)/\?token=\S+)", line)
         assert m and int(m.group(2)) == port, line
-        page = browser.new_page()
+        page = tab.page
         page.goto(m.group(1))
         page.wait_for_selector("body[data-drawn]", timeout=60_000)
         assert page.locator("circle.hit-place").count() == len(load(paris / "paris.yaml").board.places)
-        page.close()
+        tab.blank()
         assert not marker.exists()
     finally:
         proc.terminate()
         proc.wait(timeout=30)
 
 
-def test_clicking_a_tickets_finding_lights_its_path(browser, paris: Path) -> None:
+def test_clicking_a_tickets_finding_lights_its_path(tab, paris: Path) -> None:
     board = paris / "paris-board.yaml"
     text = board.read_text(encoding="utf-8")
     first = "  - {from: bastille, to: bercy, points: 4, decks: [paris]}\n"
     assert first in text
     board.write_text(text.replace(first, first + first), encoding="utf-8")  # a duplicate ticket: G007 at the second
-    studio = Studio(browser, paris / "paris.yaml")
+    studio = Studio(tab, paris / "paris.yaml")
     try:
         page = studio.page
         finding = page.locator("li.finding", has_text="G007").first
