@@ -4,7 +4,9 @@
   (BoardData.style_plans): every network a bot uses equals a new build on the same costs;
 - the expert's best journey (Märklin): every answer equals a new search, goods table included;
 - the ticket choices that stop an option's network once it cannot beat the best so far: the same choice as
-  valuing every option whole.
+  valuing every option whole;
+- the expert's route costs for an opponent's joins (the table shared by every opponent kept per knowledge
+  version) and its journey search: what the plain formula and a plain depth-first search give.
 """
 
 from __future__ import annotations
@@ -124,3 +126,106 @@ def test_bounded_ticket_choices_equal_whole_values(variant, monkeypatch):
         play_game(game, ["expert", "route-focus", "ticket-hungry", "long-route"], seed, seed)
     assert seen["checked"] > 25
     assert seen["stopped"] > 10
+
+
+def _plain_costs(bot, own):
+    """expert._cost_for's table worked out from the knowledge alone."""
+    bd, know = bot.bd, bot.know
+    cost = [n + 1.0 if is_open else planning.INF for n, is_open in zip(bd.length, know.open)]
+    if not bd.parallel_closes:
+        for r in know.my_routes:
+            if any(know.owner[x] < 0 and bd.track_ok[x] for x in bd.route_tids[r]):
+                cost[r] = bd.length[r] + 1.0
+    for r in own:
+        cost[r] = 0.0
+    return cost
+
+
+@pytest.mark.parametrize("variant", ["usa", "europe"])
+def test_kept_opponent_costs_equal_the_plain_table(variant, monkeypatch):
+    """Through seeded all-expert games, each table of route costs the expert's blocking searches read for an
+    opponent equals the one worked out from the knowledge as it is, and a fresh list each time (the searches
+    change it); the games must reuse a kept table for a second opponent."""
+    from ttr_maps.simulate.runner import play_game
+
+    cost_for = expert.ExpertBot._cost_for
+    seen = {"checked": 0, "kept": 0, "tables": set()}
+
+    def checked(self, p, own):
+        kept = self._cost_base
+        got = cost_for(self, p, own)
+        assert got == _plain_costs(self, own)
+        assert got is not self._cost_base[1]
+        seen["checked"] += 1
+        seen["kept"] += kept[0] == self.know.version
+        return got
+
+    monkeypatch.setattr(expert.ExpertBot, "_cost_for", checked)
+    game = Game.from_file(ROOT / "maps" / "variants" / f"{variant}.yaml", 4)
+    for seed in range(1, 5):
+        play_game(game, ["expert"] * 4, seed, seed)
+    assert seen["checked"] > 30
+    assert seen["kept"] > 5
+
+
+def _plain_journey(bot, view, budget):
+    """The best journey by a plain depth-first search over the claimed routes in adjacency order, with the same
+    step budget: (goods value, places) or None."""
+    bd, know = bot.bd, bot.know
+    top = bot.goods_top(view)
+    cards = view.hand[bd.PASS]
+    used, visited = set(), set()
+    best = [0, None]
+    count = [0]
+
+    def dfs(u, value, cards_left, path):
+        count[0] += 1
+        if value > best[0]:
+            best[0], best[1] = value, list(path)
+        if count[0] > budget:
+            return
+        for r, v in bd.adj[u]:
+            if not know.claimed[r] or bd.country[v] or r in used:
+                continue
+            cost = 0 if know.mine[r] else 1
+            if cost > cards_left:
+                continue
+            used.add(r)
+            gain = 0 if v in visited else top.get(v, 0)
+            fresh = v not in visited
+            visited.add(v)
+            dfs(v, value + gain, cards_left - cost, path + [v])
+            if fresh:
+                visited.discard(v)
+            used.discard(r)
+
+    for s in sorted(x for x, p in view.passengers.items() if p == bot.seat):
+        visited.add(s)
+        dfs(s, 0, cards, [s])
+        visited.discard(s)
+    if best[1] is None or len(best[1]) < 2:
+        return None
+    return best[0], best[1]
+
+
+def test_journey_search_equals_a_plain_search(monkeypatch):
+    """Through whole seeded Märklin games, every journey search of the expert (its budget included) gives what a
+    plain depth-first search gives; the games must find journeys."""
+    from ttr_maps.simulate.runner import play_game
+
+    search = expert.ExpertBot._search_journey
+    seen = {"checked": 0, "found": 0}
+
+    def checked(self, view, budget):
+        got = search(self, view, budget)
+        assert got[0] == _plain_journey(self, view, budget)
+        seen["checked"] += 1
+        seen["found"] += got[0] is not None
+        return got
+
+    monkeypatch.setattr(expert.ExpertBot, "_search_journey", checked)
+    game = Game.from_file(ROOT / "maps" / "variants" / "marklin.yaml", 4)
+    for seed in (1, 2, 3):
+        play_game(game, ["expert"] * 4, seed, seed)
+    assert seen["checked"] > 30
+    assert seen["found"] > 10

@@ -477,16 +477,23 @@ class ExpertBot(PlanningBot):
                 harms.append((r, harm))
         return (n_own, seen, base_res, harms, alts)
 
+    _cost_base: tuple = (-1, None)  # (the knowledge's version, _cost_for's table before an opponent's own routes)
+
     def _cost_for(self, p: int, own: set[int]) -> list[float]:
-        """Route costs as opponent p sees them (from the public claims)."""
+        """Route costs as opponent p sees them (from the public claims); the part every opponent shares is kept
+        per version of this seat's knowledge (it reads the open routes and this seat's claims alone)."""
         bd, know = self.bd, self.know
-        length = bd.length
-        cost = [n + 1.0 if is_open else INF for n, is_open in zip(length, know.open)]
-        if not bd.parallel_closes:  # our own double routes whose other track is still free
-            owner, ok = know.owner, bd.track_ok
-            for r in know.my_routes:
-                if any(owner[x] < 0 and ok[x] for x in bd.route_tids[r]):
-                    cost[r] = length[r] + 1.0
+        kept = self._cost_base
+        if kept[0] != know.version:  # the table is the same for every opponent but for its own routes
+            length = bd.length
+            base = [n + 1.0 if is_open else INF for n, is_open in zip(length, know.open)]
+            if not bd.parallel_closes:  # our own double routes whose other track is still free
+                owner, ok = know.owner, bd.track_ok
+                for r in know.my_routes:
+                    if any(owner[x] < 0 and ok[x] for x in bd.route_tids[r]):
+                        base[r] = length[r] + 1.0
+            kept = self._cost_base = (know.version, base)
+        cost = kept[1][:]
         for r in own:
             cost[r] = 0.0
         return cost
@@ -610,37 +617,40 @@ class ExpertBot(PlanningBot):
 
         used = [False] * bd.NR  # routes on the path so far
         visited = [False] * bd.NP  # places on it (goods are taken at a place's first visit only)
+        path = [0] * (bd.NR + 1)  # the path's places: path[:depth + 1] (a route is taken once)
         best_v, best_path = 0, None
         count = 0
         for s in starts:
             visited[s] = True
-            path = [s]
+            path[0] = s
 
-            def dfs(u, value, cards_left):
+            # A way costs at most one card, and with none left only the free ways are looked at: a way is never
+            # dearer than the cards left.
+            def dfs(u, value, cards_left, depth):
                 nonlocal best_v, best_path, count
                 count += 1
                 if value > best_v:
-                    best_v, best_path = value, list(path)
+                    best_v, best_path = value, path[:depth + 1]
                 if count > budget:
                     return
                 w = ways[u]
                 if w is None:
                     w = ways_from(u)
+                depth += 1
                 for r, v, cost, gain in w[0] if cards_left else w[1]:
-                    if used[r] or cost > cards_left:
+                    if used[r]:
                         continue
                     used[r] = True
-                    path.append(v)
+                    path[depth] = v
                     if visited[v]:
-                        dfs(v, value, cards_left - cost)
+                        dfs(v, value, cards_left - cost, depth)
                     else:
                         visited[v] = True
-                        dfs(v, value + gain, cards_left - cost)
+                        dfs(v, value + gain, cards_left - cost, depth)
                         visited[v] = False
-                    path.pop()
                     used[r] = False
 
-            dfs(s, 0, cards)
+            dfs(s, 0, cards, 0)
             visited[s] = False
         if best_path is None or len(best_path) < 2:
             return None, ways
