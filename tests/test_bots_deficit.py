@@ -129,3 +129,93 @@ def test_inline_cards_missing_equal_reference(variant):
         assert draw_needs(bd, routes, hand, know)[2] == focus
         checked["focus"] += 1
     assert checked["differs"] > 10  # the routes refusing wild cards were exercised
+
+
+def _plain_blocks(bot):
+    """expert.opponent_gaps worked out afresh: per opponent with two networks, the cheapest join of its two
+    largest and each open route's detour on the public claims, nothing kept."""
+    from ttr_maps.bots import expert
+
+    bd, know = bot.bd, bot.know
+    share = bot.block_weight / max(1, bd.n - 2) ** 0.5
+    out = {}
+    for p in range(bd.n):
+        if p == bot.seat or len(know.routes_of[p]) < 2:
+            continue
+        own = set(know.routes_of[p])
+        comps = sorted(expert._components(bd, own), key=len, reverse=True)
+        if len(comps) < 2:
+            continue
+        cost = [n + 1.0 if is_open else INF for n, is_open in zip(bd.length, know.open)]
+        if not bd.parallel_closes:
+            for r in know.my_routes:
+                if any(know.owner[x] < 0 and bd.track_ok[x] for x in bd.route_tids[r]):
+                    cost[r] = bd.length[r] + 1.0
+        for r in own:
+            cost[r] = 0.0
+        res = expert._join(bd, cost, comps[0], comps[1])
+        if res is None:
+            continue
+        for r in res[1]:
+            if not know.open[r]:
+                continue
+            saved, cost[r] = cost[r], INF
+            alt = expert._join(bd, cost, comps[0], comps[1])
+            cost[r] = saved
+            harm = bot.block_ticket if alt is None else min(bot.block_ticket, bot.block_train * (alt[0] - res[0]))
+            if harm > 0:
+                out[r] = out.get(r, 0.0) + share * harm
+    return out
+
+
+@pytest.mark.parametrize("variant,whole", [("usa", False), ("usa", True), ("europe", False)])
+def test_expert_filler_with_blocks_equals_the_plain_choice(variant, whole, monkeypatch):
+    """Through seeded all-expert games, every filler choice of the expert (the routes on opponents' joins looked
+    at last, a detour searched only for a route that may still win, the joins and detours kept across turns)
+    is the plain one: the first route of the highest value over every open route, its block worked out
+    afresh. With `whole`, the seat also asks for every block (opponent_gaps), which must equal the fresh ones.
+    The games must spare some detours and choose blocks."""
+    from ttr_maps.simulate.runner import play_game
+
+    filler, harm = ExpertBot.filler, ExpertBot._harm
+    seen = {"checked": 0, "blocks": 0, "searched": 0, "on_joins": 0}
+
+    def searched(self, part, r):
+        seen["searched"] += r not in part[3]
+        return harm(self, part, r)
+
+    def checked(self, view, hand):
+        got = filler(self, view, hand)
+        bd, know = self.bd, self.know
+        blocks = _plain_blocks(self)
+        trains = view.trains(self.seat)
+        touched = know.my_places()
+        best, best_v = -1, -INF
+        for r in range(bd.NR):
+            if not know.open[r] or bd.length[r] > trains:
+                continue
+            if self.careful_tunnels and bd.tunnel[r] and not self._tunnel_safe(r, hand):
+                continue
+            a, b = bd.ends[r]
+            near = a in touched or b in touched
+            pts = bd.points[r] + (3.0 if near and bd.longest_bonus else 0.0) + blocks.get(r, 0.0)
+            v = pts / (1.0 + self.filler_tempo * ((cards_missing(bd, r, hand, know.owner) + 1) // 2))
+            if v > best_v:
+                best, best_v = r, v
+        assert got == ([best] if best >= 0 else [])
+        seen["checked"] += 1
+        seen["blocks"] += best in blocks
+        seen["on_joins"] += len({r for part in self._gap_joins() for r in part[2][0][1] if know.open[r]})
+        if whole:
+            assert self.opponent_gaps(view) == blocks
+        return got
+
+    monkeypatch.setattr(ExpertBot, "filler", checked)
+    monkeypatch.setattr(ExpertBot, "_harm", searched)
+    game = Game.from_file(ROOT / "maps" / "variants" / f"{variant}.yaml", 4)
+    for seed in range(1, 5):
+        play_game(game, ["expert"] * 4, seed, seed)
+    assert seen["checked"] > 40
+    assert seen["blocks"] > 3
+    if not whole:  # fewer detours searched than routes on the joins looked at
+        assert seen["searched"] < seen["on_joins"] * 0.7

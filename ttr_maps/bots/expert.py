@@ -28,6 +28,7 @@
 from __future__ import annotations
 
 from heapq import heappop, heappush
+from itertools import repeat
 
 from ..boardgraph import UnionFind
 from ..engine.actions import BuildStation, DrawTickets, MovePassenger, PlacePassenger, StopPassenger
@@ -320,19 +321,34 @@ class ExpertBot(PlanningBot):
         return None
 
     def filler(self, view, hand):
-        """Tickets done: the claim worth most points per turn, long routes, longest-path extensions and blocks first."""
+        """Tickets done: the claim worth most points per turn, long routes, longest-path extensions and blocks first.
+
+        The best value, ties to the lowest route, whatever order routes are looked at in: the routes on an
+        opponent's join (the blocks, opponent_gaps) are looked at after the rest, and a block's detour searches
+        are made only for a route whose value with the most a block may add could still win."""
         bd, know = self.bd, self.know
         trains = view.trains(self.seat)
         touched = know.my_places()  # a route is near the network when one of its ends is
-        blocks = self.opponent_gaps(view) if self.block_weight else {}
-        extra = (3.0 if bd.longest_bonus else 0.0) + max(blocks.values(), default=0.0)
+        is_open = know.open
+        on_joins: dict[int, list] = {}  # route -> the opponents' joins (opponent p ascending) it lies on
+        if self.block_weight:
+            for part in self._gap_joins():
+                for r in part[2][0][1]:
+                    if is_open[r]:
+                        parts = on_joins.get(r)
+                        if parts is None:
+                            on_joins[r] = [part]
+                        else:
+                            parts.append(part)
+        share = self._block_share()
+        most_block = share * self.block_ticket  # the most one opponent's block adds (a harm is at most block_ticket)
+        extra = 3.0 if bd.longest_bonus else 0.0
         flags = bool(bd.flag_colors)
         if flags:
             extra += self.game.variant.flags.points * self.flag_claim_weight
         bonuses = bd.two_paths or bd.most_routes
         if bonuses:  # the most any claim can add (bonus_gain)
             extra += bd.two_paths * len(view.tickets) + sum(p * (1 + self.most_routes_hope) for _n, p in bd.most_routes)
-        order = bd.by_points
         best, best_v = -1, -INF
         tempo = self.filler_tempo
         hmax = max(hand[: bd.NC])
@@ -342,45 +358,77 @@ class ExpertBot(PlanningBot):
         locos = hand[bd.LOCO]
         bigs = hand[bd.BIG] if bd.has_big else 0
         big_min = bd.big_min
-        for r in order:  # most points first: a route's value is at most its points (plus bonuses)
-            if bd.points[r] + extra < best_v:
-                break
-            L = bd.length[r]
-            if not know.open[r] or L > trains:
-                continue
-            if careful and bd.tunnel[r] and not self._tunnel_safe(r, hand):
-                continue
-            a, b = bd.ends[r]
-            near = a in touched or b in touched
-            pts = bd.points[r] + (3.0 if near and bd.longest_bonus else 0.0) + blocks.get(r, 0.0)
-            if flags:
-                pts += self.flag_gain(view, r)
-            if bonuses:
-                pts += self.bonus_gain(view, r, touched)
-            if pts < best_v:
-                continue
-            # Points per turn (a claim, and a draw turn per two cards missing): the player who runs out of
-            # trains first ends the game while the others still hold unused trains and open tickets.
-            f = ferry[r]
-            wild = locos + (bigs if L >= big_min else 0) if loco_ok[r] else 0
-            best_c, have = -3, -1
-            for tid, c in route_tracks[r]:
-                if owner[tid] >= 0:
+        points, length, ends = bd.points, bd.length, bd.ends
+        near_bonus = 3.0 if bd.longest_bonus else 0.0
+        fg = bg = 0.0
+        # The turns' weight below for a route of each length with the fewest cards it can miss (every card of the
+        # colour held most and every wild card paying): a route's value is at most its points over that.
+        most_paid = hmax + locos + bigs
+        fewest_turns = [1.0 + tempo * ((max(0, n - most_paid) + 1) // 2) for n in range(max(length) + 1)]
+        # Every route without its block first, most points first (a route's value is at most its points plus
+        # `extra`), then those on a join with theirs. The first look gives a route on a join at most its value, so
+        # the best so far never passes the best value: what it stops or leaves out cannot win.
+        for seq, most in ((zip(bd.by_points, repeat(None)), extra), (on_joins.items(), INF)):
+            for r, parts in seq:
+                if points[r] + most < best_v:
+                    break
+                L = length[r]
+                if not is_open[r] or L > trains:
                     continue
-                h = hmax if c < 0 else hand[c]
-                if h > have:
-                    best_c, have = c, h
-            if best_c == -3:
-                have = hmax
-            if wild < f:
-                x = L - f - have
-                d = f - wild + (x if x > 0 else 0)
-            else:
-                x = L - (have if have < L - f else L - f) - wild
-                d = x if x > 0 else 0
-            v = pts / (1.0 + tempo * ((d + 1) // 2))
-            if v > best_v or (v == best_v and r < best):
-                best, best_v = r, v
+                if careful and bd.tunnel[r] and not self._tunnel_safe(r, hand):
+                    continue
+                a, b = ends[r]
+                pts_near = points[r] + (near_bonus if a in touched or b in touched else 0.0)
+                block = 0.0
+                if parts is not None:
+                    for _part in parts:
+                        block = block + most_block
+                pts = pts_near + block
+                if flags:
+                    fg = self.flag_gain(view, r)
+                    pts += fg
+                if bonuses:
+                    bg = self.bonus_gain(view, r, touched)
+                    pts += bg
+                if pts / fewest_turns[L] < best_v:
+                    continue
+                # Points per turn (a claim, and a draw turn per two cards missing): the player who runs out of
+                # trains first ends the game while the others still hold unused trains and open tickets.
+                f = ferry[r]
+                wild = locos + (bigs if L >= big_min else 0) if loco_ok[r] else 0
+                best_c, have = -3, -1
+                for tid, c in route_tracks[r]:
+                    if owner[tid] >= 0:
+                        continue
+                    h = hmax if c < 0 else hand[c]
+                    if h > have:
+                        best_c, have = c, h
+                if best_c == -3:
+                    have = hmax
+                if wild < f:
+                    x = L - f - have
+                    d = f - wild + (x if x > 0 else 0)
+                else:
+                    x = L - (have if have < L - f else L - f) - wild
+                    d = x if x > 0 else 0
+                turns = 1.0 + tempo * ((d + 1) // 2)
+                v = pts / turns
+                if parts is not None:  # v is at most this: the block's own searches only when it may win
+                    if v < best_v:
+                        continue
+                    block = 0.0
+                    for part in parts:
+                        harm = self._harm(part, r)
+                        if harm > 0:
+                            block = block + share * harm
+                    pts = pts_near + block
+                    if flags:
+                        pts += fg
+                    if bonuses:
+                        pts += bg
+                    v = pts / turns
+                if v > best_v or (v == best_v and r < best):
+                    best, best_v = r, v
         return [best] if best >= 0 else []
 
     filler_tempo = 0.5  # weight of the draw turns a filler route needs
@@ -394,21 +442,47 @@ class ExpertBot(PlanningBot):
         """Routes an opponent seems to need: on the cheapest join of its two largest networks, valued by the detour
         their loss would force (a cut join: about a ticket). Public information only (claims); cached per claim count.
 
-        Each opponent's part is kept until that opponent claims or a claim lands on one of the routes its joins
-        (the cheapest and each detour) went through: every other claim only made a route those searches did not
-        use dearer, which leaves each search's answer, ties included, as it was (see plan_network)."""
+        Each opponent's join and detours are kept until that opponent claims or a claim lands on one of the routes
+        the search went through: every other claim only made a route it did not use dearer, which leaves its
+        answer, ties included, as it was (see plan_network). The filler asks for a route's block alone (_harm)."""
         know = self.know
         key = sum(know.seen)
         if key == self._gaps_key:
             return self._gaps
-        bd = self.bd
         out: dict[int, float] = {}
-        share = self.block_weight / max(1, bd.n - 2) ** 0.5
+        share = self._block_share()
+        is_open = know.open
+        for part in self._gap_joins():
+            for r in part[2][0][1]:
+                if is_open[r]:
+                    harm = self._harm(part, r)
+                    if harm > 0:
+                        out[r] = out.get(r, 0.0) + share * harm
+        self._gaps_key = key
+        self._gaps = out
+        return out
+
+    def _block_share(self) -> float:
+        return self.block_weight / max(1, self.bd.n - 2) ** 0.5
+
+    _gaps_parts: dict | None = None
+    _joins_key = -1
+    _joins: list = []
+
+    def _gap_joins(self) -> list[list]:
+        """The joins of every opponent with two networks, brought up to this seat's claims (kept per claim count):
+        per opponent ascending, [its routes claimed, claims seen, ((cost, path), path's routes, src, dst),
+        {route: its detour (cost and path, or None), frozenset of the detour's routes}, opponent, costs or None]."""
+        know = self.know
+        key = sum(know.seen)
+        if key == self._joins_key:
+            return self._joins
         kept = self._gaps_parts
         if kept is None:
             kept = self._gaps_parts = {}
         log = know.log
-        for p in range(bd.n):
+        joins = []
+        for p in range(self.bd.n):
             if p == self.seat or len(know.routes_of[p]) < 2:
                 continue
             part = kept.get(p)
@@ -418,64 +492,56 @@ class ExpertBot(PlanningBot):
                     part = None
                 else:
                     new_claims = set(log[part[1]:])
-            part = kept[p] = self._opponent_gaps_of(p, part, new_claims)
-            for r, harm in part[3]:
-                out[r] = out.get(r, 0.0) + share * harm
-        self._gaps_key = key
-        self._gaps = out
-        return out
+            part = kept[p] = self._opponent_join(p, part, new_claims)
+            if part[2] is not None:
+                joins.append(part)
+        self._joins_key = key
+        self._joins = joins
+        return joins
 
-    _gaps_parts: dict | None = None
-
-    def _opponent_gaps_of(self, p: int, part: tuple | None, new_claims) -> tuple:
-        """Opponent p's part of opponent_gaps: (its routes claimed, claims seen, the join's search, [(route, harm)]
-        in path order, each detour's search). A search kept from `part` is reused when none of `new_claims`
-        (routes claimed since) lies on the path it found: every such claim only made a route it did not use
-        dearer, which leaves its answer, ties included, as it was (see plan_network)."""
+    def _opponent_join(self, p: int, part: list | None, new_claims) -> list:
+        """Opponent p's entry of _gap_joins. The join kept from `part` is reused when none of `new_claims` (routes
+        claimed since) lies on its path, and so is each detour kept with it whose path none of them lies on."""
         bd, know = self.bd, self.know
         n_own, seen = len(know.routes_of[p]), len(know.log)
         if part is not None and part[2] is None:  # fewer than two networks, or no join at all
-            return (n_own, seen, None, [], {})
-        own = cost = src = dst = None
-        base_res = None
+            return [n_own, seen, None, {}, p, None]
         if part is not None and part[2][1].isdisjoint(new_claims):
-            base_res = part[2]
-        else:
-            own = set(know.routes_of[p])
-            comps = _components(bd, own)
-            if len(comps) < 2:
-                return (n_own, seen, None, [], {})
-            comps.sort(key=len, reverse=True)
-            src, dst = comps[0], comps[1]
-            cost = self._cost_for(p, own)
-            res = _join(bd, cost, src, dst)
-            if res is None:
-                return (n_own, seen, None, [], {})
-            base_res = (res, frozenset(res[1]), src, dst)
-            part = None
-        (base, path), _used, src, dst = base_res
-        alts_old = part[4] if part is not None else {}
-        alts = {}
-        harms = []
-        for r in path:
-            if not know.open[r]:
-                continue
-            kept_alt = alts_old.get(r)
-            if kept_alt is not None and kept_alt[1].isdisjoint(new_claims):
-                alt = kept_alt[0]
-                alts[r] = kept_alt
-            else:
-                if cost is None:
-                    cost = self._cost_for(p, set(know.routes_of[p]))
-                saved = cost[r]
-                cost[r] = INF
-                alt = _join(bd, cost, src, dst)
-                cost[r] = saved
-                alts[r] = (alt, frozenset(alt[1]) if alt is not None else frozenset())
-            harm = self.block_ticket if alt is None else min(self.block_ticket, self.block_train * (alt[0] - base))
-            if harm > 0:
-                harms.append((r, harm))
-        return (n_own, seen, base_res, harms, alts)
+            alts = part[3]
+            if new_claims:
+                alts = {r: alt for r, alt in alts.items() if alt[1].isdisjoint(new_claims)}
+            return [n_own, seen, part[2], alts, p, None]
+        own = set(know.routes_of[p])
+        comps = _components(bd, own)
+        if len(comps) < 2:
+            return [n_own, seen, None, {}, p, None]
+        comps.sort(key=len, reverse=True)
+        src, dst = comps[0], comps[1]
+        cost = self._cost_for(p, own)
+        res = _join(bd, cost, src, dst)
+        if res is None:
+            return [n_own, seen, None, {}, p, None]
+        return [n_own, seen, (res, frozenset(res[1]), src, dst), {}, p, cost]
+
+    def _harm(self, part: list, r: int) -> float:
+        """The harm of taking route r (on the join of `part`, an entry of _gap_joins) from that opponent: its detour's
+        extra cost, searched on first asking (a cut join: block_ticket)."""
+        alts = part[3]
+        got = alts.get(r)
+        if got is None:
+            cost = part[5]
+            if cost is None:
+                cost = part[5] = self._cost_for(part[4], set(self.know.routes_of[part[4]]))
+            _res, _used, src, dst = part[2]
+            saved = cost[r]
+            cost[r] = INF
+            alt = _join(self.bd, cost, src, dst)
+            cost[r] = saved
+            got = alts[r] = (alt, frozenset(alt[1]) if alt is not None else frozenset())
+        alt = got[0]
+        if alt is None:
+            return self.block_ticket
+        return min(self.block_ticket, self.block_train * (alt[0] - part[2][0][0]))
 
     _cost_base: tuple = (-1, None)  # (the knowledge's version, _cost_for's table before an opponent's own routes)
 
