@@ -349,12 +349,16 @@ class PlanningBot(Bot):
         others = []
         if type(legal) is RouteLegal:
             claims = _RouteClaims(legal)
+            # legal_actions lists a turn's card draws first (engine/turns.py): the draws are the list up to the
+            # first other action, the others the rest (a Märklin turn lists many passenger moves after them).
+            k = 0
             for a in legal:
                 ty = type(a)
-                if ty is DrawBlind or ty is DrawFaceUp:
-                    draws.append(a)
-                else:
-                    others.append(a)
+                if ty is not DrawBlind and ty is not DrawFaceUp:
+                    break
+                k += 1
+            draws = legal[:k]
+            others = legal[k:]
         else:
             claims = {}
             for a in legal:
@@ -423,13 +427,9 @@ class PlanningBot(Bot):
         seen = self._endgame_seen
         if seen[0] == version:
             return seen[1]
-        lim = self.endgame_trains
-        low = False
-        trains = view.trains
-        for p in range(view.num_players):  # (a loop, not any() over a generator: one call less a seat)
-            if trains(p) <= lim:
-                low = True
-                break
+        # Every seat's trains as of the knowledge's last look (Knowledge.update reads a seat's count when it saw
+        # that seat claim: trains change with claims only).
+        low = min(self.know.trains) <= self.endgame_trains
         self._endgame_seen = (version, low)
         return low
 

@@ -105,6 +105,7 @@ class BoardData:
         self.dist0 = _Rows(self, [float(n) for n in self.length])
         # Routes with a track that can ever be claimed (Knowledge's `open` at the start of a game).
         self.open0 = tuple(any(self.track_ok[tid] for tid in tids) for tids in t.route_tids)
+        self.closed0 = tuple(r for r in range(self.NR) if not self.open0[r])
         self.style_costs: dict[type, list[float]] = {}  # bot class -> its route costs (PlanningBot.route_cost)
         # Bot class -> plan_network's networks on the empty board (before a seat has seen any claim): the same
         # for every seat of that style in every game of this board, so the starting tickets' choices share them.
@@ -203,7 +204,9 @@ def shortest_path(bd: BoardData, cost: list[float], src: int, dst: int) -> tuple
             continue
         for r, v in adj[u]:
             nd = d + cost[r]
-            if nd < dist[v]:
+            # Past dst's distance so far, an entry would pop after dst's (the search stops there) and could
+            # not lower a place on the path: it is left out, with the same path found, ties included.
+            if nd < dist[v] and nd <= dist[dst]:
                 dist[v] = nd
                 prev[v] = r
                 push(heap, (nd, v))
@@ -239,8 +242,12 @@ class Knowledge:
         self.open = list(bd.open0)
         self.base_cost = base_cost
         self.borrow = borrow
-        self.cost = [base_cost[r] if self.open[r] else INF for r in range(bd.NR)]
+        self.cost = cost = list(base_cost)
+        for r in bd.closed0:
+            cost[r] = INF
         self.seen = [0] * bd.n
+        self.done_memo: tuple = (None, None, None)  # tickets_done's last answer
+        self.trains: list[int] = []  # every seat's trains left, as of the last look (filled by the first update)
         self.stations_seen = [0] * bd.n
         self.station_at: dict[int, int] = {}
         self.my_stations: list[int] = []
@@ -263,12 +270,15 @@ class Knowledge:
         """Take in new claims and stations; True when anything changed."""
         bd = self.bd
         changed = False
+        if not self.trains:
+            self.trains = [view.trains(p) for p in range(bd.n)]
         for p in range(bd.n):
             c = view.claim_count(p)
             if c > self.seen[p]:
                 for tid in view.claims(p)[self.seen[p]:]:
                     self._claim(p, tid)
                 self.seen[p] = c
+                self.trains[p] = view.trains(p)  # (trains change with claims only)
                 changed = True
         if bd.has_stations:
             for p in range(bd.n):
@@ -512,7 +522,15 @@ def _refresh_plans(know: Knowledge) -> None:
 
 
 def tickets_done(know: Knowledge, tickets: Iterable[int]) -> tuple[list[int], list[int]]:
-    """(completed, not yet completed) among `tickets`, by own routes only."""
+    """(completed, not yet completed) among `tickets`, by own routes only.
+
+    Kept for the last tickets asked about until this seat's next claim (only own routes join them)."""
+    if type(tickets) is not list:
+        tickets = list(tickets)
+    key = (len(know.my_routes), tickets)
+    memo = know.done_memo
+    if memo[0] == key:
+        return memo[1][:], memo[2][:]
     bd = know.bd
     done, todo = [], []
     comp_cache: dict[int, set[int]] = {}
@@ -525,6 +543,7 @@ def tickets_done(know: Knowledge, tickets: Iterable[int]) -> tuple[list[int], li
                 if not bd.country[x] or x == a:
                     comp_cache[x] = comp
         (done if b in comp else todo).append(k)
+    know.done_memo = ((key[0], tickets[:]), done[:], todo[:])
     return done, todo
 
 
@@ -611,6 +630,7 @@ def draw_needs(bd: BoardData, routes: list[int], hand: list[int], know: Knowledg
     loco_held = hand[bd.LOCO]
     big_held = hand[bd.BIG] if bd.has_big else 0
     shape = bd.draw_shape
+    wild_big = loco_held + big_held  # wild cards on a route where big locomotives count
     focus, focus_d = -1, INF
     for r in routes:
         L, f, paid, big, tracks = shape[r]
@@ -635,14 +655,14 @@ def draw_needs(bd: BoardData, routes: list[int], hand: list[int], know: Knowledg
         # so without ferry spaces it is left unclamped.
         if f:
             locos += f
-            wild = loco_held + big_held if big else loco_held
+            wild = wild_big if big else loco_held
             if wild < f:
                 x = paid - best_have
                 d = f - wild + (x if x > 0 else 0)
             else:
                 d = L - (best_have if best_have < paid else paid) - wild
         else:
-            d = L - best_have - (loco_held + big_held if big else loco_held)
+            d = L - best_have - (wild_big if big else loco_held)
         if 0 < d < focus_d:
             # A gray route: the colour held most (the first such colour).
             focus, focus_d = (best_c if best_c >= 0 else hand.index(hmax)), d
@@ -701,22 +721,20 @@ def pick_draw(bd: BoardData, legal_draws: list, face_up: list[int], deficit: lis
     LOCO, NC = bd.LOCO, bd.NC
     best, best_score = None, 0  # the face-up card of the colour the plan misses most (the first such slot)
     loco = None  # a face-up locomotive (the last such slot)
-    first, first_slot = None, -1  # the lowest slot
     for a in legal_draws:
         if type(a) is DrawBlind:
             blind = a
             continue
-        slot = a.slot
-        if first is None or slot < first_slot:
-            first, first_slot = a, slot
-        k = face_up[slot]
+        k = face_up[a.slot]
         if k == LOCO:
             loco = a
             continue
         if k < NC:
-            score = deficit[k] * 2 + (100 if k == focus and deficit[k] > 0 else 0)
-            if score > best_score:
-                best, best_score = a, score
+            dk = deficit[k]
+            if dk > 0:  # (a colour missing nothing scores 0, never above the best so far)
+                score = dk * 2 + (100 if k == focus else 0)
+                if score > best_score:
+                    best, best_score = a, score
     if loco is not None and bd.loco_one_card and (loco_need > 0 or (bd.loco_everywhere and sum(deficit) > 0)):
         return loco
     if best is not None:
@@ -727,5 +745,10 @@ def pick_draw(bd: BoardData, legal_draws: list, face_up: list[int], deficit: lis
             return loco
     if blind is not None:
         return blind
-    # No blind card: any face-up card (the deck is gone).
+    # No blind card: any face-up card (the deck is gone), the lowest slot.
+    first, first_slot = None, -1
+    for a in legal_draws:
+        slot = a.slot
+        if first is None or slot < first_slot:
+            first, first_slot = a, slot
     return first

@@ -1,0 +1,114 @@
+"""Shortcuts the planning bots take give what the long way gives.
+
+- shortest_path leaves out the heap entries past the destination's distance so far: the same path, ties
+  included, as the search that keeps them, on random costs with many ties and free routes;
+- a turn splits the legal list at its first action other than a card draw: the engine lists the draws first;
+- Knowledge keeps every seat's trains from the counts it read when it saw that seat claim: the same as
+  asking the view, at every decision of seeded games.
+"""
+
+from __future__ import annotations
+
+import random
+from heapq import heappop, heappush
+from pathlib import Path
+
+import pytest
+
+from ttr_maps.bots import planner, planning
+from ttr_maps.bots.planning import INF, board_data, shortest_path
+from ttr_maps.engine.actions import DrawBlind, DrawFaceUp
+from ttr_maps.engine.game import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+PLANNING = ["expert", "route-focus", "ticket-hungry", "long-route"]
+
+
+def _game(variant: str, players: int) -> Game:
+    return Game.from_file(ROOT / "maps" / "variants" / f"{variant}.yaml", players)
+
+
+def _reference_path(bd, cost, src, dst):
+    """Dijkstra as shortest_path ran it before the shortcut: every improvement pushed."""
+    if src == dst:
+        return 0.0, []
+    dist = [INF] * bd.NP
+    prev = [-1] * bd.NP
+    dist[src] = 0.0
+    heap = []
+    for r, v in bd.adj[src]:
+        nd = 0.0 + cost[r]
+        if nd < dist[v]:
+            dist[v] = nd
+            prev[v] = r
+            heappush(heap, (nd, v))
+    while heap:
+        d, u = heappop(heap)
+        if u == dst:
+            break
+        if d > dist[u]:
+            continue
+        for r, v in bd.adj_pass[u]:
+            nd = d + cost[r]
+            if nd < dist[v]:
+                dist[v] = nd
+                prev[v] = r
+                heappush(heap, (nd, v))
+    if dist[dst] == INF:
+        return None
+    path = []
+    x = dst
+    while x != src:
+        r = prev[x]
+        path.append(r)
+        a, b = bd.ends[r]
+        x = a if b == x else b
+    return dist[dst], path
+
+
+@pytest.mark.parametrize("variant", ["usa", "marklin", "europe"])
+def test_shortest_path_equals_the_search_that_keeps_every_entry(variant):
+    """Costs drawn from a few whole and half values (many equal paths), a share of free routes (own and
+    planned ones) and of closed ones: the path, its order and its cost are the reference's on every pair."""
+    bd = board_data(_game(variant, 4))
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(60):
+        cost = [rng.choice((0.0, 0.0, 1.0, 1.5, 2.0, 2.0, 3.0, INF)) for _ in range(bd.NR)]
+        for _ in range(15):
+            a, b = rng.randrange(bd.NP), rng.randrange(bd.NP)
+            assert shortest_path(bd, cost, a, b) == _reference_path(bd, cost, a, b)
+            checked += 1
+    assert checked == 900
+
+
+@pytest.mark.parametrize("variant,players", [("usa", 4), ("marklin", 4), ("europe", 3)])
+def test_turn_split_and_kept_trains_match_the_view(variant, players, monkeypatch):
+    """Through seeded games of the four planning styles: at each turn the draws the bot took from the head of
+    the legal list are every card draw of it, and the rest every other action, in order; after each look
+    the seat's kept trains are the view's."""
+    from ttr_maps.simulate.runner import play_game
+
+    seen = {"turns": 0, "looks": 0}
+    turn, update = planner.PlanningBot.turn, planning.Knowledge.update
+
+    def checked_turn(self, view, legal):
+        if type(legal) is not list:
+            kinds = [type(a) in (DrawBlind, DrawFaceUp) for a in legal]
+            assert kinds == sorted(kinds, reverse=True)  # every draw before any other action
+            seen["turns"] += 1
+        return turn(self, view, legal)
+
+    def checked_update(self, view):
+        changed = update(self, view)
+        assert self.trains == [view.trains(p) for p in range(view.num_players)]
+        seen["looks"] += 1
+        return changed
+
+    monkeypatch.setattr(planner.PlanningBot, "turn", checked_turn)
+    monkeypatch.setattr(planning.Knowledge, "update", checked_update)
+    game = _game(variant, players)
+    bots = PLANNING[:players]
+    for seed in range(1, 4):
+        play_game(game, bots, seed, seed)
+    assert seen["turns"] > 100 and seen["looks"] > 100
