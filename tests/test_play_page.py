@@ -24,55 +24,65 @@ tabs = browser_tab.tabs_fixture(1300, 850)
 tab = browser_tab.tab
 
 
+def _waiting(page) -> str:
+    return page.evaluate("document.body.dataset.waiting")  # one round trip; a selector query costs the page 4x more
+
+
 def _next(page, shown: int) -> int:
     """Wait until the page shows something newer than `shown` and it is the person's turn or the end."""
-    page.wait_for_function(
-        "n => Number(document.body.dataset.shown) > n && ['you', 'over'].includes(document.body.dataset.waiting)",
-        arg=shown, timeout=60_000)
-    return int(page.eval_on_selector("body", "b => b.dataset.shown"))
+    return page.wait_for_function(
+        "n => { const b = document.body.dataset; return Number(b.shown) > n && ['you', 'over'].includes(b.waiting) && Number(b.shown); }",
+        arg=shown, timeout=60_000).json_value()
+
+
+ROUTE_MIDDLE = """line => {
+    const p = line.getPointAtLength(line.getTotalLength() / 2);
+    const s = new DOMPoint(p.x, p.y).matrixTransform(line.getScreenCTM());
+    return [s.x, s.y];
+}"""
 
 
 def _click_route(page, selector: str) -> None:
     """A real mouse click half-way along a route's drawn line (a straight line's box has no height to click in)."""
-    x, y = page.eval_on_selector(selector, """line => {
-        const p = line.getPointAtLength(line.getTotalLength() / 2);
-        const s = new DOMPoint(p.x, p.y).matrixTransform(line.getScreenCTM());
-        return [s.x, s.y];
-    }""")
+    x, y = page.eval_on_selector(selector, ROUTE_MIDDLE)
     page.mouse.click(x, y)
+
+
+# What a person would do next, looked at in one round trip (Playwright's is_visible/query_selector/is_enabled, one
+# call each, cost the page more than the moves): [kind, where to click (x, y) for a route or a place].
+NEXT_MOVE = """() => {
+    const keep = document.getElementById('keep');
+    const box = keep && keep.getBoundingClientRect();
+    if (keep && keep.checkVisibility({visibilityProperty: true}) && box.width > 0 && box.height > 0) return ['keep'];
+    const centre = (e) => { const b = e.getBoundingClientRect(); return [b.x + b.width / 2, b.y + b.height / 2]; };
+    const route = document.querySelector('#layer .hit.can');
+    if (route) return ['claim', (ROUTE_MIDDLE)(route)];
+    const spot = document.querySelector('#layer .spot.can');
+    if (spot) return ['place', centre(spot)];
+    if (!document.getElementById('deck').disabled) return ['deck'];
+    if (document.querySelector('#faceup button.card:not([disabled])')) return ['faceup'];
+    if (document.querySelector('#other-buttons button')) return ['other'];
+    return ['tickets'];
+}""".replace("(ROUTE_MIDDLE)", f"({ROUTE_MIDDLE})")
 
 
 def _click_a_move(page) -> str:
     """Click what a person would: keep the offered tickets, claim a route they can pay for, else draw."""
-    if page.is_visible("#keep"):
+    kind, *at = page.evaluate(NEXT_MOVE)
+    if kind == "keep":
         page.click("#keep")
-        return "keep"
-    route = page.query_selector("#layer .hit.can")
-    if route is not None:
-        _click_route(page, f"#layer .hit[data-route='{route.get_attribute('data-route')}']")
-        page.wait_for_selector("#choice-body button.pay")
-        page.click("#choice-body button.pay")
-        return "claim"
-    spot = page.query_selector("#layer .spot.can")
-    if spot is not None:
-        box = spot.bounding_box()
-        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        page.wait_for_selector("#choice-body button.pay")
-        page.click("#choice-body button.pay")
-        return "place"
-    if page.is_enabled("#deck"):
+    elif kind in ("claim", "place"):  # a real mouse click on the route's line (half-way) or the place's marker
+        page.mouse.click(*at[0])
+        page.click("#choice-body button.pay")  # waits for the choice to be offered
+    elif kind == "deck":
         page.click("#deck")
-        return "deck"
-    card = page.query_selector("#faceup button.card:not([disabled])")
-    if card is not None:
-        card.click()
-        return "faceup"
-    other = page.query_selector("#other-buttons button")
-    if other is not None:
-        other.click()
-        return "other"
-    page.click("#draw-tickets")
-    return "tickets"
+    elif kind == "faceup":
+        page.click("#faceup button.card:not([disabled])")
+    elif kind == "other":
+        page.click("#other-buttons button")
+    else:
+        page.click("#draw-tickets")
+    return kind
 
 
 def test_a_whole_game_by_clicks_scores_as_the_saved_game_and_hides_the_bots_hand(tab, tmp_path):
@@ -86,7 +96,7 @@ def test_a_whole_game_by_clicks_scores_as_the_saved_game_and_hides_the_bots_hand
         shown = _next(page, 0)
         kinds = []
         for _ in range(400):
-            if page.eval_on_selector("body", "b => b.dataset.waiting") == "over":
+            if _waiting(page) == "over":
                 break
             kinds.append(_click_a_move(page))
             shown = _next(page, shown)
@@ -158,10 +168,9 @@ def test_an_illegal_click_is_refused_with_its_rule(tab, tmp_path):
 
 def _settled(page, shown: int) -> int:
     """Wait until the page shows something newer than `shown` that waits on a person (a move, a hand-over) or the end."""
-    page.wait_for_function(
-        "n => Number(document.body.dataset.shown) > n && ['you', 'over', 'handover'].includes(document.body.dataset.waiting)",
-        arg=shown, timeout=60_000)
-    return int(page.eval_on_selector("body", "b => b.dataset.shown"))
+    return page.wait_for_function(
+        "n => { const b = document.body.dataset; return Number(b.shown) > n && ['you', 'over', 'handover'].includes(b.waiting) && Number(b.shown); }",
+        arg=shown, timeout=60_000).json_value()
 
 
 def test_hot_seat_hands_over_the_screen_and_bots_move_after_a_visible_pause(tab, tmp_path):
@@ -184,9 +193,9 @@ def test_hot_seat_hands_over_the_screen_and_bots_move_after_a_visible_pause(tab,
               .observe(document.body, { attributes: true, attributeFilter: ['data-shown'] });
         }""")
         shown, handovers, turns = _settled(page, 0), 0, {0: 0, 1: 0}
-        while handovers < 6 and page.eval_on_selector("body", "b => b.dataset.waiting") != "over":
+        while handovers < 6 and _waiting(page) != "over":
             current = table.state.current_player()
-            if page.eval_on_selector("body", "b => b.dataset.waiting") == "handover":
+            if _waiting(page) == "handover":
                 handovers += 1
                 assert page.is_visible("#handover")
                 assert page.text_content("#handover-text") == f"Pass the screen to Player {current + 1}. Nobody else should look."
