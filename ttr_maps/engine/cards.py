@@ -241,8 +241,9 @@ def apply_draw_face_up(state: State, action: DrawFaceUp, second: bool = False) -
     """The handler of DrawFaceUp: the first card of a turn, or with `second` the second."""
     slot = action.slot
     fu = state.face_up
-    if not isinstance(slot, int) or not 0 <= slot < len(fu):
-        raise IllegalAction(f"there is no face-up slot {slot!r}; slots are 0..{len(fu) - 1}", R_DRAW)
+    if type(slot) is not int or not 0 <= slot < len(fu):  # (an int's test without a call; isinstance's below)
+        if not isinstance(slot, int) or not 0 <= slot < len(fu):
+            raise IllegalAction(f"there is no face-up slot {slot!r}; slots are 0..{len(fu) - 1}", R_DRAW)
     kind = fu[slot]
     if kind < 0:
         raise IllegalAction(f"face-up slot {slot} is empty", R_DRAW)

@@ -15,7 +15,6 @@ from .payments import color_payments
 
 if TYPE_CHECKING:
     from .state import State
-    from .tables import Tables
 
 
 def legal_claims(state: State, out: list) -> None:
@@ -263,11 +262,38 @@ def _gray_counts(game, ckey: int, length: int, ferry: int) -> tuple[int, ...]:
     return out
 
 
+# _BYTE_AT[k][b]: the set bits of byte b at bit 8k of a mask, as positions (k for masks up to 32 bits at first;
+# _positions adds more for wider groups).
+_BYTE_AT: list[tuple[tuple[int, ...], ...]] = []
+
+
+def _add_byte_table() -> None:
+    o = 8 * len(_BYTE_AT)
+    _BYTE_AT.append(tuple(tuple(o + j for j in range(8) if b >> j & 1) for b in range(256)))
+
+
+for _ in range(4):
+    _add_byte_table()
+
+
 def _positions(positions: dict[int, tuple[int, ...]], mask: int) -> tuple[int, ...]:
-    """The set bits of `mask`, lowest first (the open tracks of a group's mask); kept in `positions`."""
+    """The set bits of `mask`, lowest first (the open tracks of a group's mask); kept in `positions`. Byte by
+    byte from _BYTE_AT: a big group's masks seldom repeat (26 gray 2-space tracks on USA)."""
     if len(positions) > 200_000:
         positions.clear()
-    js = positions[mask] = tuple(j for j in range(mask.bit_length()) if mask >> j & 1)
+    tables = _BYTE_AT
+    js: tuple[int, ...] = ()
+    m = mask
+    k = 0
+    while m:
+        if k == len(tables):
+            _add_byte_table()
+        b = m & 255
+        if b:
+            js += tables[k][b]
+        m >>= 8
+        k += 1
+    positions[mask] = js
     return js
 
 
@@ -286,7 +312,7 @@ class RouteLegal(list):
     @property
     def routes(self) -> dict[int, list[int]]:
         if self._routes is None:
-            self._routes = claimable_routes(self._game.t, self._hand, self._trains, self._open)
+            self._routes = claimable_routes(self._game, self._hand, self._trains, self._open)
         return self._routes
 
     def can_claim(self, route: int) -> bool:
@@ -468,52 +494,60 @@ def route_legal(state: State, turn: bool) -> RouteLegal:
     return out
 
 
-def claimable_routes(t: Tables, hand: list[int], trains: int, gopen: list[int]) -> dict[int, list[int]]:
+def claimable_routes(game, hand: list[int], trains: int, gopen: list[int]) -> dict[int, list[int]]:
     """The routes with a legal claim (route -> claimable track ids): legal_claims' tests without its payments."""
+    t = game.t
     out: dict[int, list[int]] = {}
     t_route = t.t_route
     locos = hand[t.LOCO]
     bigs = hand[t.BIG]
     nc = t.NC
     colors = hand[:nc]
-    by_color = t.groups_by_color
+    upto = t.groups_upto
+    cap = t.group_len_cap
+    if trains < cap:
+        cap = trains
     wilds = locos + bigs
-    groups = []
-    for c, have in enumerate(colors):
+    found = []  # (tracks, open-track mask) of each group with a claim, in legal_claims' order
+    c = -1
+    for have in colors:
+        c += 1
         top = have + wilds
-        if not top:
+        reach = upto[c][top if top < cap else cap]
+        if not reach:
             continue
-        if top > trains:
-            top = trains
-        for e in by_color[c]:
-            if e[1] > top:
-                break
-            groups.append((e, have))
-    gray = by_color[nc]
-    if gray:
-        best = max(colors) if nc else 0
+        for gi, length, ferry, wk, g in reach:
+            open_mask = gopen[gi]
+            if not open_mask:
+                continue
+            wild = wilds if wk == 2 else locos if wk else 0
+            if wild < ferry or have + wild < length:
+                continue
+            found.append((g.tids, open_mask))
+    if t.groups_by_color[nc]:
+        best = max(colors) if nc else 0  # best + wilds >= length: a colour held most, or wilds alone, pays it
         top = best + wilds
-        if top > trains:
-            top = trains
-        for e in gray:
-            if e[1] > top:
-                break
-            groups.append((e, best))  # best + wilds >= length: a colour held most, or wilds alone, pays it
-    for (gi, length, ferry, wk, g), have in groups:
-        open_mask = gopen[gi]
-        if not open_mask:
-            continue
-        wild = wilds if wk == 2 else locos if wk else 0
-        if wild < ferry or have + wild < length:
-            continue
-        for j, tid in enumerate(g.tids):
-            if open_mask >> j & 1:
-                r = t_route[tid]
-                lst = out.get(r)
-                if lst is None:
-                    out[r] = [tid]
-                else:
-                    lst.append(tid)
+        for gi, length, ferry, wk, g in upto[nc][top if top < cap else cap]:
+            open_mask = gopen[gi]
+            if not open_mask:
+                continue
+            wild = wilds if wk == 2 else locos if wk else 0
+            if wild < ferry or best + wild < length:
+                continue
+            found.append((g.tids, open_mask))
+    positions = game.open_positions
+    for tids, open_mask in found:
+        js = positions.get(open_mask)
+        if js is None:
+            js = _positions(positions, open_mask)
+        for j in js:
+            tid = tids[j]
+            r = t_route[tid]
+            lst = out.get(r)
+            if lst is None:
+                out[r] = [tid]
+            else:
+                lst.append(tid)
     for gi, g in t.stand_in_groups:  # listed after the others, as legal_claims lists their claims
         open_mask = gopen[gi]
         if open_mask and stand_ins.claimable(t, g, hand, trains):

@@ -60,7 +60,8 @@ class State:
         self.owner = [-1] * t.NT
         self.avail = [True] * t.NT  # claimable by someone (derived from owner and the parallel rule)
         # Per player and claim group: bit j set while track g.tids[j] is claimable by that player (derived).
-        self.group_open = [[(1 << len(g.tids)) - 1 for g in t.claim_groups] for _ in range(n)]
+        full = t.group_full
+        self.group_open = [full[:] for _ in range(n)]
         self.route_mask = [0] * len(t.route_ids)
         self.claims: list[list[int]] = [[] for _ in range(n)]
         self.piles: dict[str, list[int]] = {name: [] for name in t.pile_names}

@@ -157,6 +157,7 @@ class Tables:
             for j, tid in enumerate(g.tids):
                 self.tid_group[tid] = (gi, 1 << j)
         self.NG = len(self.claim_groups)
+        self.group_full = [(1 << len(g.tids)) - 1 for g in self.claim_groups]  # every track of each group open
         self.group_bits = max((len(g.tids) for g in self.claim_groups), default=1)
         # Groups by colour (index NC: gray), shortest first, so enumeration stops at the first unaffordable length.
         # Entries are plain tuples (gi, length, ferry, wilds, group) for fast unpacking in the hot loop.

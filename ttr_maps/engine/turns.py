@@ -78,7 +78,11 @@ def legal_actions(s: State, payments: bool = True) -> list[Action]:
     ph = s.phase
     out: list[Action] = [] if payments else claims.route_legal(s, ph == PH_TURN)
     if ph == PH_TURN:
-        cards.legal_draws(s, out, False)
+        fu = s.face_up
+        if (s.deck or s.discard_total) and fu and -1 not in fu:  # cards.legal_draws' usual case (legal_sequence's)
+            out.extend(cards.FIRST_DRAWS[len(fu)])
+        else:
+            cards.legal_draws(s, out, False)
         if payments:
             claims.legal_claims(s, out)
         tickets.legal_draw(s, out)
@@ -190,14 +194,15 @@ def end_turn(s: State, passed: bool = False) -> None:
     s.pending_route = -1
     s.turns += 1
     s.passes = s.passes + 1 if passed else 0
-    if s.final_left > 0:
-        s.final_left -= 1
-        if s.final_left == 0:
+    left = s.final_left
+    if left > 0:
+        s.final_left = left = left - 1
+        if not left:
             _game_over(s)
             return
-    elif s.final_left < 0 and s.trains[p] <= game.end_trains:
+    elif left < 0 and s.trains[p] <= game.end_trains:
         s.final_left = n
-    if s.passes >= n:
+    if passed and s.passes >= n:  # (without a pass none are in a row)
         s.count("all-passed")
         _game_over(s)
         return

@@ -10,6 +10,7 @@ open-case counters. docs/simulate.md lists every field.
 from __future__ import annotations
 
 import weakref
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from ..boardgraph import spaces, tight_edges, weighted
@@ -93,6 +94,8 @@ class GameRecorder:
         self.ticket_draws = [0] * n
         self.capped = False
         self._turn = 0
+        self.t = t
+        self._loco, self._big, self._pass = t.LOCO, t.BIG, t.PASS
         self._shortest = ticket_route_sets(game)
         # Per seat: the routes on a shortest path of any ticket it kept (a claim of one blocks that seat).
         self._on_paths: list[set[int]] = [set().union(*(self._shortest[k] for k in state.kept[p])) for p in range(n)]
@@ -137,30 +140,38 @@ class GameRecorder:
         events.clear()
 
     def _claimed(self, e: Claimed) -> None:
-        s = self.state
-        t = s.t
+        t = self.t
         p, tid = e.seat, e.tid
         r = t.t_route[tid]
-        blocked = 0
-        for q, on_paths in enumerate(self._on_paths):
-            if q != p and r in on_paths:
-                blocked += 1
+        on_paths = self._on_paths
+        # The other seats with the route on a path of their tickets (sets' own test, no Python loop).
+        blocked = sum(map(set.__contains__, on_paths, repeat(r)))
+        if r in on_paths[p]:
+            blocked -= 1
         self.claims.append([self._turn, p, t.route_ids[r], t.t_track[tid], blocked])
         paid = self.paid[p]
-        self._add_paid(paid, e.paid)
+        color, nc, nl, nb, npass = e.paid  # _add_paid, inlined
+        if nc:
+            paid[color] += nc
+        if nl:
+            paid[self._loco] += nl
+        if nb:
+            paid[self._big] += nb
+        if npass:
+            paid[self._pass] += npass
         if e.extra:
             self._add_paid(paid, e.extra)
-        for k, m in enumerate(e.given):
-            paid[k] += m
+        if e.given:
+            for k, m in enumerate(e.given):
+                paid[k] += m
 
     def _add_paid(self, paid: list[int], counts: tuple) -> None:
         color, nc, nl, nb, npass = counts
-        t = self.state.t
         if nc:
             paid[color] += nc
-        paid[t.LOCO] += nl
-        paid[t.BIG] += nb
-        paid[t.PASS] += npass
+        paid[self._loco] += nl
+        paid[self._big] += nb
+        paid[self._pass] += npass
 
     def record(self) -> dict:
         s = self.state
