@@ -1,5 +1,6 @@
 import atexit
 import functools
+import importlib.util
 import os
 import shutil
 import sys
@@ -30,10 +31,12 @@ REFERENCE = Path(os.environ.get("TTR_REFERENCE_DIR") or ROOT.parent / "shared" /
 # The files that take longest, longest first (share of the whole suite's time, measured with --durations on
 # 2026-11-26 after the speed-ups of that day): the workers are handed these first and the many short files after,
 # so that the two finish together. pytest-xdist alone hands out the files with the most tests first, which left
-# the pre-commit and wheel installs (one or a few tests each, a minute of CPU) to the end of the run.
+# the pre-commit and wheel installs (one or a few tests each, a minute of CPU) to the end of the run. The two files
+# that use the install (test_packaging.py, test_precommit.py) come after the first long files: the install is made
+# meanwhile (started as the run starts, tests/hook_install.py), so that they find it made.
 LONGEST_FIRST = (
-    "test_print.py", "test_packaging.py", "test_checks_context.py", "test_precommit.py", "test_studio_page.py",
-    "test_render_cards.py", "test_load_robustness.py", "test_render_board.py", "test_play.py", "test_play_mechanics.py",
+    "test_print.py", "test_checks_context.py", "test_studio_page.py", "test_render_cards.py", "test_packaging.py",
+    "test_load_robustness.py", "test_precommit.py", "test_render_board.py", "test_play.py", "test_play_mechanics.py",
     "test_studio.py", "test_render_conflicts.py", "test_soak.py", "test_render_output.py", "test_validate_cli.py",
 )
 
@@ -106,6 +109,28 @@ def browser():
         b.close()
 
 
+def _install_base(tmp_path_factory) -> Path:
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the folder the workers share
+    return base
+
+
+def _can_install() -> bool:
+    return importlib.util.find_spec("pre_commit") is not None and shutil.which("git") is not None
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _hook_install_early(request, tmp_path_factory):
+    """Where tests of this run use `hook_install`, start it before the first test: pip building the wheel and reading
+    the package index for 20 s then overlaps the tests the workers run meanwhile (test_packaging.py and
+    test_precommit.py are handed out after the first long files, tests/conftest.py's LONGEST_FIRST)."""
+    if _can_install() and any("hook_install" in getattr(item, "fixturenames", ()) for item in request.session.items):
+        from hook_install import start_shared_install
+
+        start_shared_install(_install_base(tmp_path_factory))
+
+
 @pytest.fixture(scope="session")
 def hook_install(tmp_path_factory):
     """This tree installed once per run by pre-commit, shared by the xdist workers (tests/hook_install.py)."""
@@ -114,7 +139,4 @@ def hook_install(tmp_path_factory):
         pytest.skip("git is not installed")
     from hook_install import shared_install
 
-    base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent  # the folder the workers share
-    return shared_install(base)
+    return shared_install(_install_base(tmp_path_factory))

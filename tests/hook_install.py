@@ -3,7 +3,9 @@
 tests/test_precommit.py runs the published hook from that install; tests/test_packaging.py uses its virtual
 environment (ttr-maps and its dependencies from `pip install`, nothing else) as the package installed alone.
 The two used to install ttr-maps and all its dependencies three times (13 s of CPU each); the xdist workers
-now share one install (`shared_install`, under a file lock).
+now share one install (`shared_install`, under a file lock). tests/conftest.py starts it as the run starts
+(`start_shared_install`, in a thread of the first worker), so that pip's waits for the package index overlap
+the other tests' work instead of holding up a worker.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,16 +69,64 @@ def install(folder: Path) -> HookInstall:
     return HookInstall(home, config, venv)
 
 
-def shared_install(base: Path) -> HookInstall:
-    """One install for every xdist worker of this run: `base` is the folder they share."""
+def _lock(base: Path):
     from filelock import FileLock
 
-    with FileLock(str(base / "hook-install.lock")):
-        done = base / "hook-install.json"
+    return FileLock(str(base / "hook-install.lock"))
+
+
+def _write(path: Path, text: str) -> None:
+    """`text` into `path` at once (a reader polling for the file never sees half of it)."""
+    part = path.with_name(path.name + ".part")
+    part.write_text(text, encoding="utf-8")
+    os.replace(part, path)
+
+
+def _read(done: Path) -> HookInstall:
+    return HookInstall(**{k: Path(v) for k, v in json.loads(done.read_text(encoding="utf-8")).items()})
+
+
+def _install_into(base: Path) -> HookInstall:
+    """Install into `base`/hook-install and record the result in `base`/hook-install.json for the other workers."""
+    folder = base / "hook-install"
+    folder.mkdir()
+    result = install(folder)
+    _write(base / "hook-install.json", json.dumps({k: str(v) for k, v in result.__dict__.items()}))
+    return result
+
+
+def start_shared_install(base: Path) -> None:
+    """Start the install for this run in a thread of this process, unless a worker has started or made it. The
+    thread is not a daemon: the process waits for it before it exits."""
+    with _lock(base):
+        if (base / "hook-install.json").exists() or (base / "hook-install.started").exists():
+            return
+        (base / "hook-install.started").write_text(str(os.getpid()), encoding="utf-8")
+
+    def run() -> None:
+        try:
+            _install_into(base)
+        except BaseException as e:  # the tests that use the install fail with this (shared_install)
+            _write(base / "hook-install.error", f"{type(e).__name__}: {e}")
+
+    threading.Thread(target=run, name="hook-install").start()
+
+
+def shared_install(base: Path, timeout: float = 900) -> HookInstall:
+    """One install for every xdist worker of this run: `base` is the folder they share. Made here, or waited for
+    where `start_shared_install` has started it."""
+    done = base / "hook-install.json"
+    with _lock(base):
         if done.exists():
-            return HookInstall(**{k: Path(v) for k, v in json.loads(done.read_text(encoding="utf-8")).items()})
-        folder = base / "hook-install"
-        folder.mkdir()
-        result = install(folder)
-        done.write_text(json.dumps({k: str(v) for k, v in result.__dict__.items()}), encoding="utf-8")
-        return result
+            return _read(done)
+        if not (base / "hook-install.started").exists():
+            return _install_into(base)
+    deadline = time.monotonic() + timeout
+    while not done.exists():
+        error = base / "hook-install.error"
+        if error.exists():
+            raise AssertionError(f"the shared install failed: {error.read_text(encoding='utf-8')}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the shared install did not finish in {timeout:.0f} s (started in {base})")
+        time.sleep(0.2)
+    return _read(done)
