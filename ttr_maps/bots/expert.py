@@ -691,32 +691,44 @@ class ExpertBot(PlanningBot):
             path[0] = s
 
             # A way costs at most one card, and with none left only the free ways are looked at: a way is never
-            # dearer than the cards left.
-            def dfs(u, value, cards_left, depth):
+            # dearer than the cards left. A step to a place whose only way on is the route taken there ends
+            # there: it is counted and valued as the search standing there would, without standing there.
+            def dfs(value, cards_left, depth, ways_on):
                 nonlocal best_v, best_path, count
                 count += 1
                 if value > best_v:
                     best_v, best_path = value, path[:depth + 1]
                 if count > budget:
                     return
-                w = ways[u]
-                if w is None:
-                    w = ways_from(u)
                 depth += 1
-                for r, v, cost, gain in w[0] if cards_left else w[1]:
+                for r, v, cost, gain in ways_on:
                     if used[r]:
                         continue
-                    used[r] = True
+                    left = cards_left - cost
+                    w = ways[v]
+                    if w is None:
+                        w = ways_from(v)
+                    on = w[0] if left else w[1]
                     path[depth] = v
+                    if len(on) < 2 and (not on or on[0][0] == r):
+                        count += 1
+                        at = value if visited[v] else value + gain
+                        if at > best_v:
+                            best_v, best_path = at, path[:depth + 1]
+                        continue
+                    used[r] = True
                     if visited[v]:
-                        dfs(v, value, cards_left - cost, depth)
+                        dfs(value, left, depth, on)
                     else:
                         visited[v] = True
-                        dfs(v, value + gain, cards_left - cost, depth)
+                        dfs(value + gain, left, depth, on)
                         visited[v] = False
                     used[r] = False
 
-            dfs(s, 0, cards, 0)
+            w = ways[s]
+            if w is None:
+                w = ways_from(s)
+            dfs(0, cards, 0, w[0] if cards else w[1])
             visited[s] = False
         if best_path is None or len(best_path) < 2:
             return None, ways
