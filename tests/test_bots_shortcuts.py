@@ -1,7 +1,8 @@
 """Shortcuts the planning bots take give what the long way gives.
 
-- shortest_path leaves out the heap entries past the destination's distance so far: the same path, ties
-  included, as the search that keeps them, on random costs with many ties and free routes;
+- shortest_path leaves out the heap entries past the destination's distance so far, and the dead ends
+  (countries, places with one neighbour) unless one is the destination: the same path, ties included, as the
+  search that keeps them, on random costs with many ties and free routes;
 - a turn splits the legal list at its first action other than a card draw: the engine lists the draws first;
 - Knowledge keeps every seat's trains from the counts it read when it saw that seat claim: the same as
   asking the view, at every decision of seeded games.

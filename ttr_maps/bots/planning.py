@@ -73,6 +73,11 @@ class BoardData:
             self.adj[b].append((r, a))
         # Where a path may go on from each place: nowhere from a country (entered, never passed through).
         self.adj_pass = [() if self.country[x] else tuple(self.adj[x]) for x in range(self.NP)]
+        # Dead ends: a country, or a place whose routes all lead to one other place. A path between two other
+        # places never goes through one, and a search that reaches one finds nothing new there, so a search
+        # for any other place leaves them out (adj_live: adj_pass without the routes into dead ends).
+        self.dead = tuple(bool(self.country[x]) or len({v for _, v in self.adj[x]}) <= 1 for x in range(self.NP))
+        self.adj_live = [tuple((r, v) for r, v in self.adj_pass[x] if not self.dead[v]) for x in range(self.NP)]
         self.ticket_ends = tuple((t.place_index[k.from_], t.place_index[k.to]) for k in t.tickets)
         self.ticket_points = tuple(k.points for k in t.tickets)
         self.parallel_closes = game.num_players < v.parallel.all_tracks_from
@@ -195,7 +200,8 @@ def shortest_path(bd: BoardData, cost: list[float], src: int, dst: int) -> tuple
             dist[v] = nd
             prev[v] = r
             push(heap, (nd, v))
-    adj = bd.adj_pass
+    # Past it, a dead end other than dst is left out: popped, it would lower no place (adj_live).
+    adj = bd.adj_pass if bd.dead[dst] else bd.adj_live
     while heap:
         d, u = pop(heap)
         if u == dst:
