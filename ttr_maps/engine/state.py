@@ -290,7 +290,9 @@ class State:
         except ImportError:
             return None
         game = self.game
-        sheet = final_score(game.variant, game.board, self.position(), game.mechanics, game.board_index)
+        # The position is the state's own: its claims, tickets and stations are the board's (the rules made them
+        # or a state file's checks let them in), so final_score's checks of a position from outside are skipped.
+        sheet = final_score(game.variant, game.board, self.position(), game.mechanics, game.board_index, checked=True)
         if self.phase == PH_OVER:
             self._sheet = sheet
         return sheet
