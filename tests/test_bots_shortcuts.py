@@ -4,8 +4,9 @@
   (countries, places with one neighbour) unless one is the destination: the same path, ties included, as the
   search that keeps them, on random costs with many ties and free routes;
 - a turn splits the legal list at its first action other than a card draw: the engine lists the draws first;
-- Knowledge keeps every seat's trains from the counts it read when it saw that seat claim: the same as
-  asking the view, at every decision of seeded games.
+- Knowledge keeps every seat's trains from the counts it read when it saw that seat claim, and its own
+  network's places until its next claim: the same as asking the view and working them out, at every
+  decision of seeded games.
 """
 
 from __future__ import annotations
@@ -103,6 +104,7 @@ def test_turn_split_and_kept_trains_match_the_view(variant, players, monkeypatch
     def checked_update(self, view):
         changed = update(self, view)
         assert self.trains == [view.trains(p) for p in range(view.num_players)]
+        assert self.my_places() == {x for r in self.my_routes for x in self.bd.ends[r]}
         seen["looks"] += 1
         return changed
 

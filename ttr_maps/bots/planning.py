@@ -363,10 +363,18 @@ class Knowledge:
             if not self.open[r] and not self.mine[r] and self.claimed[r]:
                 self._set_cost(r, self._borrow_cost(r))
 
-    def my_places(self) -> set[int]:
-        """Places at an end of one of this seat's routes."""
+    def my_places(self) -> frozenset[int]:
+        """Places at an end of one of this seat's routes (kept until the seat's next claim)."""
+        n = len(self.my_routes)
+        memo = self._places_memo
+        if memo[0] == n:
+            return memo[1]
         ends = self.bd.ends
-        return {x for r in self.my_routes for x in ends[r]}
+        places = frozenset({x for r in self.my_routes for x in ends[r]})
+        self._places_memo = (n, places)
+        return places
+
+    _places_memo: tuple = (-1, frozenset())
 
     def take_changes(self) -> list[int]:
         out = self.changed
