@@ -14,6 +14,7 @@ import random
 from pathlib import Path
 
 import pytest
+from bot_reference import plain_costs
 
 from ttr_maps.bots.expert import ExpertBot
 from ttr_maps.bots.planning import INF, Knowledge, board_data, draw_needs
@@ -146,13 +147,7 @@ def _plain_blocks(bot):
         comps = sorted(expert._components(bd, own), key=len, reverse=True)
         if len(comps) < 2:
             continue
-        cost = [n + 1.0 if is_open else INF for n, is_open in zip(bd.length, know.open)]
-        if not bd.parallel_closes:
-            for r in know.my_routes:
-                if any(know.owner[x] < 0 and bd.track_ok[x] for x in bd.route_tids[r]):
-                    cost[r] = bd.length[r] + 1.0
-        for r in own:
-            cost[r] = 0.0
+        cost = plain_costs(bot, own)
         res = expert._join(bd, cost, comps[0], comps[1])
         if res is None:
             continue

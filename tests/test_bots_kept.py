@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from bot_reference import plain_costs
 
 from ttr_maps.bots import expert, planner, planning
 from ttr_maps.engine.game import Game
@@ -128,19 +129,6 @@ def test_bounded_ticket_choices_equal_whole_values(variant, monkeypatch):
     assert seen["stopped"] > 10
 
 
-def _plain_costs(bot, own):
-    """expert._cost_for's table worked out from the knowledge alone."""
-    bd, know = bot.bd, bot.know
-    cost = [n + 1.0 if is_open else planning.INF for n, is_open in zip(bd.length, know.open)]
-    if not bd.parallel_closes:
-        for r in know.my_routes:
-            if any(know.owner[x] < 0 and bd.track_ok[x] for x in bd.route_tids[r]):
-                cost[r] = bd.length[r] + 1.0
-    for r in own:
-        cost[r] = 0.0
-    return cost
-
-
 @pytest.mark.parametrize("variant", ["usa", "europe"])
 def test_kept_opponent_costs_equal_the_plain_table(variant, monkeypatch):
     """Through seeded all-expert games, each table of route costs the expert's blocking searches read for an
@@ -154,7 +142,7 @@ def test_kept_opponent_costs_equal_the_plain_table(variant, monkeypatch):
     def checked(self, p, own):
         kept = self._cost_base
         got = cost_for(self, p, own)
-        assert got == _plain_costs(self, own)
+        assert got == plain_costs(self, own)
         assert got is not self._cost_base[1]
         seen["checked"] += 1
         seen["kept"] += kept[0] == self.know.version
