@@ -50,8 +50,6 @@ def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list)
         top = trains
     if top > t.group_len_cap:
         top = t.group_len_cap
-    rows_cache = game.gray_rows
-    positions = game.open_positions
     for gi, length, ferry, wk, g in t.groups_upto[nc][top]:
         open_mask = gopen[gi]
         if not open_mask:
@@ -61,30 +59,40 @@ def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list)
             continue
         cl = (locos if locos < length else length) if wk else 0
         cb = (bigs if bigs < length else length) if wk == 2 else 0
-        base = (gi * (nc + 1)) << 12 | cl << 4 | cb
-        rows = []
-        for k, h in held:
-            if h + wild < length:
-                continue
-            rkey = base + (k << 12) | (h if h < length else length) << 8
-            r = rows_cache.get(rkey)
-            if r is None:
-                r = _gray_rows(game, rkey, g, k, h if h < length else length, 1, length, ferry, cl, cb)
-            rows.append(r)
-        if wild >= length:
-            rkey = base + (nc << 12)
-            r = rows_cache.get(rkey)
-            if r is None:
-                r = _gray_rows(game, rkey, g, -1, 0, 0, length, ferry, cl, cb)
-            rows.append(r)
-        if not rows:
+        _gray_group_claims(game, gi, g, length, ferry, cl, cb, held, wild, open_mask, out)
+
+
+def _gray_group_claims(game, gi: int, g, length: int, ferry: int, cl: int, cb: int, held: list, wild: int,
+                       open_mask: int, out: list) -> None:
+    """One gray group's claims: for each open track of `open_mask`, the payments of each colour held (`held`:
+    (colour, count) pairs of the colours the hand has), then those in wild cards alone (`wild` of them usable);
+    each track's payments of one colour interned in game.gray_rows."""
+    rows_cache = game.gray_rows
+    base = (gi * (game.t.NC + 1)) << 12 | cl << 4 | cb
+    rows = []
+    for k, h in held:
+        if h + wild < length:
             continue
-        js = positions.get(open_mask)
-        if js is None:
-            js = _positions(positions, open_mask)
-        for j in js:
-            for r in rows:
-                out.extend(r[j])
+        rkey = base + (k << 12) | (h if h < length else length) << 8
+        r = rows_cache.get(rkey)
+        if r is None:
+            r = _gray_rows(game, rkey, g, k, h if h < length else length, 1, length, ferry, cl, cb)
+        rows.append(r)
+    if wild >= length:
+        rkey = base + (game.t.NC << 12)
+        r = rows_cache.get(rkey)
+        if r is None:
+            r = _gray_rows(game, rkey, g, -1, 0, 0, length, ferry, cl, cb)
+        rows.append(r)
+    if not rows:
+        return
+    positions = game.open_positions
+    js = positions.get(open_mask)
+    if js is None:
+        js = _positions(positions, open_mask)
+    for j in js:
+        for r in rows:
+            out.extend(r[j])
 
 
 def _colored_claims(game, colors: list[int], locos: int, bigs: int, trains: int, gopen: list[int], out: list) -> None:
@@ -424,37 +432,12 @@ def _route_claims(game, hand: list[int], trains: int, gopen: list[int], groups: 
                 acts = _colored_actions(game, key, g, c, have, length, ferry, cl, cb, open_mask)
             out.extend(acts)
             continue
-        # _claims_for's gray body
-        colors = hand[:nc]
+        colors = hand[:nc]  # a gray group: as _claims_for
         best = max(colors) if nc else 0
         if wild < ferry or best + wild < length:
             continue
-        rows_cache = game.gray_rows
-        base = (gi * (nc + 1)) << 12 | cl << 4 | cb
-        rows = []
-        for k, h in enumerate(colors):
-            if not h or h + wild < length:
-                continue
-            rkey = base + (k << 12) | (h if h < length else length) << 8
-            r = rows_cache.get(rkey)
-            if r is None:
-                r = _gray_rows(game, rkey, g, k, h if h < length else length, 1, length, ferry, cl, cb)
-            rows.append(r)
-        if wild >= length:
-            rkey = base + (nc << 12)
-            r = rows_cache.get(rkey)
-            if r is None:
-                r = _gray_rows(game, rkey, g, -1, 0, 0, length, ferry, cl, cb)
-            rows.append(r)
-        if not rows:
-            continue
-        positions = game.open_positions
-        js = positions.get(open_mask)
-        if js is None:
-            js = _positions(positions, open_mask)
-        for j in js:
-            for r in rows:
-                out.extend(r[j])
+        _gray_group_claims(game, gi, g, length, ferry, cl, cb, [(k, h) for k, h in enumerate(colors) if h], wild,
+                           open_mask, out)
 
 
 def _route_tests(game) -> tuple:
