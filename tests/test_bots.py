@@ -160,6 +160,7 @@ def _reads(view):
     for name in ("claims", "claim_count", "trains", "cards", "ticket_count", "offered_count", "stations", "stations_left",
                  "score", "passengers_unplaced", "passengers_moved", "goods_taken", "flag_cards", "flag_sets"):
         out[name] = [getattr(view, name)(p) for p in range(view.num_players)]
+    out["claim_counts"] = view.claim_counts()
     return out
 
 
@@ -192,7 +193,8 @@ def test_closed_views_lead_to_no_hidden_information(variant):
         assert not any(any(x is h for h in hidden) for x in reached)
         assert not any(type(x).__name__ == "State" for x in reached)
     assert not hasattr(view, "__dict__")
-    for read in (lambda: view.hand, lambda: view.trains(0), lambda: view.phase, lambda: view.claims(seat)):
+    for read in (lambda: view.hand, lambda: view.trains(0), lambda: view.phase, lambda: view.claims(seat),
+                 lambda: view.claim_counts(), lambda: view.turn):
         with pytest.raises(ViewClosed):
             read()
     view.close()  # closing twice is harmless

@@ -33,8 +33,11 @@ def test_route_legal_lists_the_same_actions_as_legal_actions(variant):
         routes = list(dict.fromkeys(a.route for a in claims))
         assert [r for r in range(len(game.t.route_ids)) if compact.can_claim(r)] == sorted(routes)
         assert list(compact.routes) == routes
+        assert compact.listed == -1
         for r in range(len(game.t.route_ids)):  # a route without a claim has none listed
             assert compact.claims(r) == [a for a in claims if a.route == r]
+            # `listed` (the runner takes a claim of it without a can_claim test): the last route with claims
+            assert compact.listed == (max(x for x in routes if x <= r) if any(x <= r for x in routes) else -1)
         for r in routes:
             tids = game.t.route_tids[r]
             assert compact.routes[r] == list(dict.fromkeys(tids[a.track] for a in claims if a.route == r))

@@ -91,7 +91,7 @@ class ClosedView(StateView):
 for _name in ("phase", "turn", "final_round", "current_player", "hand", "tickets", "offered", "face_up", "deck",
               "discards", "ticket_piles", "passengers", "goods", "tunnel", "journey"):
     setattr(ClosedView, _name, property(_closed))
-for _name in ("claims", "claim_count", "trains", "cards", "ticket_count", "offered_count", "stations", "stations_left",
+for _name in ("claims", "claim_count", "claim_counts", "trains", "cards", "ticket_count", "offered_count", "stations", "stations_left",
               "score", "passengers_unplaced", "passengers_moved", "goods_taken", "flag_cards", "flag_sets"):
     setattr(ClosedView, _name, _closed)
 ClosedView.close = lambda self: None  # type: ignore[method-assign]

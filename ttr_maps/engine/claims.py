@@ -312,10 +312,11 @@ class RouteLegal(list):
     its claimable track ids (routes in the order legal_actions lists their first claim; worked out when
     first asked for), `can_claim(route)` tests one route, and `claims(route)` lists that route's claims with
     every payment, as legal_actions lists them. It holds a copy of what decides the claims (the player's
-    hand, trains and claimable tracks), never the state.
+    hand, trains and claimable tracks), never the state. `listed` is the last route `claims` found claims
+    of (-1: none yet): a claim of it needs no can_claim test (simulate's runner reads it).
     """
 
-    __slots__ = ("_game", "_hand", "_trains", "_open", "_routes", "_tests", "_quick")
+    __slots__ = ("_game", "_hand", "_trains", "_open", "_routes", "_tests", "_quick", "listed")
 
     @property
     def routes(self) -> dict[int, list[int]]:
@@ -370,11 +371,15 @@ class RouteLegal(list):
                     mask[gi] |= gopen[gi] & bit
             _claims_for(game, self._hand, self._trains, mask, out)
             stand_ins.legal_claims(game, self._hand, self._trains, mask, out)
+            if out:
+                self.listed = route
             return out
         groups = game.route_groups
         if groups is None:
             groups = _route_groups(game)
         _route_claims(game, self._hand, self._trains, gopen, groups[route], out)
+        if out:
+            self.listed = route
         return out
 
 
@@ -462,6 +467,7 @@ def route_legal(state: State, turn: bool) -> RouteLegal:
     """An empty RouteLegal for the current player; at the start of a turn (`turn`) with what decides its claims."""
     out = RouteLegal()
     game = out._game = state.game
+    out.listed = -1
     if turn:
         p = state.current
         out._hand = state.hands[p][:]

@@ -10,6 +10,7 @@ from the dict.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from .phases import PHASE_NAMES
@@ -69,6 +70,11 @@ class SeatObservation:
     def claims(self, p: int) -> list[int]: ...
     def claim_count(self, p: int) -> int: ...
     def trains(self, p: int) -> int: ...
+
+    def claim_counts(self) -> list[int]:
+        """claim_count of every seat, by seat, in one call."""
+        return [self.claim_count(p) for p in range(self.num_players)]
+
     def cards(self, p: int) -> int: ...
     def ticket_count(self, p: int) -> int: ...
     def offered_count(self, p: int) -> int: ...
@@ -132,8 +138,10 @@ class SeatView(SeatObservation):
         self.seat = seat
         self.num_players = state.game.num_players
 
-    phase = property(lambda self: self._s.phase)
-    turn = property(lambda self: self._s.turns)
+    # A plain field of the state is read by a C getter (attrgetter): no Python call per read (a bot reads the
+    # turn and phase several times a decision).
+    phase = property(attrgetter("_s.phase"))
+    turn = property(attrgetter("_s.turns"))
     final_round = property(lambda self: self._s.final_left > 0)
     current_player = property(lambda self: self._s.current_player())
     hand = property(lambda self: self._s.hands[self.seat][:])
@@ -141,7 +149,7 @@ class SeatView(SeatObservation):
     offered = property(lambda self: self._s.offers[self.seat][:])
     face_up = property(lambda self: self._s.face_up[:])
     deck = property(lambda self: len(self._s.deck))
-    discards = property(lambda self: self._s.discard_total)
+    discards = property(attrgetter("_s.discard_total"))
     ticket_piles = property(lambda self: {name: len(cards) for name, cards in self._s.piles.items()})
     # Sorted by place, as in the observation (a bot iterating them sees the same order either way).
     passengers = property(lambda self: dict(sorted(self._s.passenger_at.items())))
@@ -167,6 +175,9 @@ class SeatView(SeatObservation):
 
     def claim_count(self, p: int) -> int:
         return len(self._s.claims[p])
+
+    def claim_counts(self) -> list[int]:
+        return list(map(len, self._s.claims))
 
     def trains(self, p: int) -> int:
         return self._s.trains[p]

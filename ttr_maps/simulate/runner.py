@@ -190,9 +190,11 @@ def play_game(game: Game, bots: list[str], seed: int, index: int, observation: s
 
 def _listed(a, legal: list) -> bool:
     """Is `a` (not one of the list's own objects) a legal action? A claim of a RouteLegal's route is (the engine
-    checks its payment when it is applied)."""
+    checks its payment when it is applied): the route its `claims` last listed claims of (the bot's usual pick,
+    no test again), or one `can_claim` accepts."""
     if type(a) is ClaimTrack and isinstance(legal, RouteLegal):
-        return legal.can_claim(a.route)
+        r = a.route
+        return r == legal.listed or legal.can_claim(r)
     return a in legal
 
 
