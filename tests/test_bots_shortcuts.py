@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from ttr_maps.bots import planner, planning
+from ttr_maps.bots import expert, planner, planning
 from ttr_maps.bots.planning import INF, board_data, shortest_path
 from ttr_maps.engine.actions import DrawBlind, DrawFaceUp
 from ttr_maps.engine.game import Game
@@ -115,3 +115,84 @@ def test_turn_split_and_kept_trains_match_the_view(variant, players, monkeypatch
     for seed in range(1, 4):
         play_game(game, bots, seed, seed)
     assert seen["turns"] > 100 and seen["looks"] > 100
+
+
+def _walk_cost(bd, cost, path, start, ends):
+    """The cost of `path` (routes in order from a place of `start`) if it is a walk from there to a place of
+    `ends`, else None."""
+    for x in start:
+        at, total = x, 0.0
+        for r in path:
+            a, b = bd.ends[r]
+            if at not in (a, b):
+                break
+            at = b if at == a else a
+            total += cost[r]
+        else:
+            if at in ends:
+                return total
+    return None
+
+
+@pytest.mark.parametrize("variant", ["usa", "marklin", "europe"])
+def test_expert_detours_cost_what_the_plain_join_finds(variant):
+    """The expert's blocking detours (_detour, guided by the bounds of the join's own search) cost what _join
+    finds with the route taken away, on random costs with many ties and free routes and random networks
+    (countries among them on Märklin), also after costs off the join rose (a join kept across claims); the
+    path is a walk of that cost from the far network back to the near one, without the route."""
+    bd = board_data(_game(variant, 4))
+    rng = random.Random(11)
+    checked = cut = 0
+    for _ in range(150):
+        cost = [rng.choice((0.0, 1.0, 2.0, 2.0, 3.0, 4.0, 5.0, INF)) for _ in range(bd.NR)]
+        places = rng.sample(range(bd.NP), rng.randint(2, 9))
+        k = rng.randint(1, len(places) - 1)
+        src, dst = set(places[:k]), set(places[k:])
+        dist = [INF] * bd.NP
+        res = expert._join(bd, cost, src, dst, dist)
+        if res is None:
+            continue
+        assert res == expert._join(bd, cost, src, dst)  # the table handed in changes nothing
+        bound = expert._bounds(dist, res[0])
+        on_path = set(res[1])
+        for r in rng.sample(range(bd.NR), 6):  # costs off the join rise, as other seats claim
+            if r not in on_path:
+                cost[r] = INF
+        for r in res[1]:
+            saved, cost[r] = cost[r], INF
+            want = expert._join(bd, cost, src, dst)
+            got = expert._detour(bd, cost, src, dst, bound)
+            if want is None:
+                assert got is None
+                cut += 1
+            else:
+                assert got[0] == want[0]
+                assert r not in got[1]
+                assert _walk_cost(bd, cost, got[1], src, dst) == got[0]
+            cost[r] = saved
+            checked += 1
+    assert checked > 300 and cut > 5
+
+
+@pytest.mark.parametrize("variant", ["usa", "marklin", "europe"])
+def test_expert_detours_in_games_cost_what_the_plain_join_finds(variant, monkeypatch):
+    """Through seeded all-expert games, every detour the expert searches for a block costs what _join finds
+    on the same costs."""
+    from ttr_maps.simulate.runner import play_game
+
+    detour = expert._detour
+    seen = {"detours": 0}
+
+    def checked(bd, cost, src, dst, bound):
+        got = detour(bd, cost, src, dst, bound)
+        want = expert._join(bd, cost, src, dst)
+        assert (got is None) == (want is None)
+        assert got is None or got[0] == want[0]
+        seen["detours"] += 1
+        return got
+
+    monkeypatch.setattr(expert, "_detour", checked)
+    game = _game(variant, 4)
+    for seed in range(1, 4):
+        play_game(game, ["expert"] * 4, seed, seed)
+    assert seen["detours"] > 20

@@ -27,7 +27,7 @@
 
 from __future__ import annotations
 
-from heapq import heappop, heappush
+from heapq import heapify, heappop, heappush
 from itertools import repeat
 
 from ..boardgraph import UnionFind
@@ -510,7 +510,7 @@ class ExpertBot(PlanningBot):
             alts = part[3]
             if new_claims:
                 alts = {r: alt for r, alt in alts.items() if alt[1].isdisjoint(new_claims)}
-            return [n_own, seen, part[2], alts, p, None]
+            return [n_own, seen, part[2], alts, p, None, part[6], part[7]]
         own = set(know.routes_of[p])
         comps = _components(bd, own)
         if len(comps) < 2:
@@ -518,10 +518,11 @@ class ExpertBot(PlanningBot):
         comps.sort(key=len, reverse=True)
         src, dst = comps[0], comps[1]
         cost = self._cost_for(p, own)
-        res = _join(bd, cost, src, dst)
+        dist = [INF] * bd.NP
+        res = _join(bd, cost, src, dst, dist)
         if res is None:
             return [n_own, seen, None, {}, p, None]
-        return [n_own, seen, (res, frozenset(res[1]), src, dst), {}, p, cost]
+        return [n_own, seen, (res, frozenset(res[1]), src, dst), {}, p, cost, dist, None]
 
     def _harm(self, part: list, r: int) -> float:
         """The harm of taking route r (on the join of `part`, an entry of _gap_joins) from that opponent: its detour's
@@ -532,10 +533,13 @@ class ExpertBot(PlanningBot):
             cost = part[5]
             if cost is None:
                 cost = part[5] = self._cost_for(part[4], set(self.know.routes_of[part[4]]))
-            _res, _used, src, dst = part[2]
+            res, _used, src, dst = part[2]
+            bound = part[7]
+            if bound is None:
+                bound = part[7] = _bounds(part[6], res[0])
             saved = cost[r]
             cost[r] = INF
-            alt = _join(self.bd, cost, src, dst)
+            alt = _detour(self.bd, cost, src, dst, bound)
             cost[r] = saved
             got = alts[r] = (alt, frozenset(alt[1]) if alt is not None else frozenset())
         alt = got[0]
@@ -747,9 +751,14 @@ def _components(bd, routes: set[int]) -> list[set[int]]:
     return list(groups.values())
 
 
-def _join(bd, cost: list[float], src: set[int], dst: set[int]) -> tuple[float, list[int]] | None:
-    """(cost, routes) of the cheapest path from any place of `src` to any place of `dst`, or None."""
-    dist = [INF] * bd.NP
+def _join(bd, cost: list[float], src: set[int], dst: set[int],
+          dist: list[float] | None = None) -> tuple[float, list[int]] | None:
+    """(cost, routes) of the cheapest path from any place of `src` to any place of `dst`, or None.
+
+    `dist`, if given (a list of bd.NP INF), is the search's own table of distances from `src`: on return it
+    holds the exact distance of every place settled before the first place of `dst` (_bounds reads it)."""
+    if dist is None:
+        dist = [INF] * bd.NP
     prev = [-1] * bd.NP
     for x in src:
         dist[x] = 0.0
@@ -777,4 +786,50 @@ def _join(bd, cost: list[float], src: set[int], dst: set[int]) -> tuple[float, l
                 dist[v] = nd
                 prev[v] = r
                 push(heap, (nd, v))
+    return None
+
+
+def _bounds(dist: list[float], join: float) -> list[float]:
+    """Lower bounds of each place's distance from the join's `src` (from _join's `dist` after a join of cost
+    `join`): the exact distance of a place settled before the join ended, `join` for any other (it was not
+    settled, so it is at least that far). Never above a place's distance, and never more than a route's cost
+    above a neighbour's bound, as long as no cost falls: the detour searches' guide (_detour)."""
+    return [x if x < join else join for x in dist]
+
+
+def _detour(bd, cost: list[float], src: set[int], dst: set[int], bound: list[float]) -> tuple[float, list[int]] | None:
+    """_join's cost from `src` to `dst` (and a path of that cost), searched from `dst` towards `src`, each place
+    taken in the order of its distance from `dst` plus its `bound` (_bounds: at most its distance from `src`),
+    so that the places far from the join are never taken. The cost is _join's; the path may differ from _join's
+    between paths of that cost (the blocks read only the cost, and a path's routes to know when it may change)."""
+    dist = [INF] * bd.NP
+    prev = [-1] * bd.NP
+    for x in dst:
+        dist[x] = 0.0
+    heap = [(bound[x], x) for x in dst]
+    heapify(heap)
+    adj, country = bd.adj, bd.country
+    pop, push = heappop, heappush
+    while heap:
+        f, u = pop(heap)
+        d = dist[u]
+        if f > d + bound[u]:
+            continue
+        if u in src:
+            path = []
+            ends = bd.ends
+            while u not in dst:
+                r = prev[u]
+                path.append(r)
+                a, b = ends[r]
+                u = a if b == u else b
+            return d, path
+        if country[u] and u not in dst:
+            continue
+        for r, v in adj[u]:
+            nd = d + cost[r]
+            if nd < dist[v]:
+                dist[v] = nd
+                prev[v] = r
+                push(heap, (nd + bound[v], v))
     return None
