@@ -1,0 +1,45 @@
+"""benchmarks/bench_counts.py reads cachegrind's summary into counts a game; a summary without the cache or
+branch lines (cachegrind run without --cache-sim/--branch-sim) is refused by name, not read as zero."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+from bench_counts import estimate, parse_summary  # noqa: E402
+
+# The summary as valgrind 3.19's cachegrind prints it with --cache-sim=yes --branch-sim=yes.
+SUMMARY = """\
+==10982== I   refs:      2,884,271,669
+==10982== I1  misses:       33,421,122
+==10982== LLi misses:           26,514
+==10982== I1  miss rate:          1.16%
+==10982== D   refs:      1,347,901,383  (906,752,994 rd   + 441,148,389 wr)
+==10982== D1  misses:       27,867,781  ( 23,848,405 rd   +   4,019,376 wr)
+==10982== LLd misses:          509,422  (     80,945 rd   +     428,477 wr)
+==10982== D1  miss rate:           2.1% (        2.6%     +         0.9%  )
+==10982== Branches:        471,088,064  (402,000,981 cond +  69,087,083 ind)
+==10982== Mispredicts:      52,283,893  ( 28,720,749 cond +  23,563,144 ind)
+==10982== Mispred rate:           11.1% (        7.1%     +        34.1%   )
+"""
+
+
+def test_summary_counts_are_the_totals_not_the_breakdowns():
+    c = parse_summary("some program output\n" + SUMMARY)
+    assert c == {"instructions": 2_884_271_669, "i1_misses": 33_421_122, "d1_misses": 27_867_781,
+                 "mispredicts": 52_283_893}
+
+
+def test_a_summary_without_branch_simulation_is_refused_by_name():
+    no_branches = "".join(line + "\n" for line in SUMMARY.splitlines() if "Mispred" not in line and "Branches" not in line)
+    with pytest.raises(ValueError, match="Mispredicts.*--branch-sim=yes"):
+        parse_summary(no_branches)
+
+
+def test_the_estimate_weighs_each_count():
+    c = {"instructions": 400, "i1_misses": 3, "d1_misses": 2, "mispredicts": 1}
+    assert estimate(c, (0.25, 10, 15)) == 100 + 50 + 15
