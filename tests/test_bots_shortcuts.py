@@ -6,7 +6,8 @@
 - a turn splits the legal list at its first action other than a card draw: the engine lists the draws first;
 - Knowledge keeps every seat's trains from the counts it read when it saw that seat claim, and its own
   network's places until its next claim: the same as asking the view and working them out, at every
-  decision of seeded games.
+  decision of seeded games;
+- tickets_done reads a union-find of the seat's own routes: the same answers as walking them, in seeded games.
 """
 
 from __future__ import annotations
@@ -196,3 +197,44 @@ def test_expert_detours_in_games_cost_what_the_plain_join_finds(variant, monkeyp
     for seed in range(1, 4):
         play_game(game, ["expert"] * 4, seed, seed)
     assert seen["detours"] > 20
+
+
+@pytest.mark.parametrize("variant,players", [("usa", 4), ("marklin", 4), ("europe", 3)])
+def test_tickets_done_equal_the_own_network_walked(variant, players, monkeypatch):
+    """Through seeded games of the four planning styles, every answer of tickets_done (own routes joined in a
+    union-find as they are claimed) is what walking the seat's own routes from each ticket's first end gives
+    (never on from a country). The games must complete tickets."""
+    from ttr_maps.simulate.runner import play_game
+
+    seen = {"calls": 0, "done": 0}
+    done = planning.tickets_done
+
+    def walked(know, a):
+        bd = know.bd
+        seen_places, stack = {a}, [a]
+        while stack:
+            u = stack.pop()
+            if bd.country[u] and u != a:
+                continue
+            for r, v in bd.adj[u]:
+                if know.mine[r] and v not in seen_places:
+                    seen_places.add(v)
+                    stack.append(v)
+        return seen_places
+
+    def checked(know, tickets):
+        tickets = list(tickets)
+        got = done(know, tickets)
+        ends = know.bd.ticket_ends
+        want = ([k for k in tickets if ends[k][1] in walked(know, ends[k][0])],
+                [k for k in tickets if ends[k][1] not in walked(know, ends[k][0])])
+        assert got == want
+        seen["calls"] += 1
+        seen["done"] += len(got[0])
+        return got
+
+    monkeypatch.setattr(planner, "tickets_done", checked)
+    game = _game(variant, players)
+    for seed in range(1, 4):
+        play_game(game, PLANNING[:players], seed, seed)
+    assert seen["calls"] > 50 and seen["done"] > 20

@@ -258,6 +258,9 @@ class Knowledge:
         self.station_at: dict[int, int] = {}
         self.my_stations: list[int] = []
         self.my_routes: list[int] = []
+        # Union-find over the places, joined by this seat's routes between two places that are not countries (a
+        # path never goes on from a country): two such places share a root when own routes join them.
+        self.link = list(range(bd.NP))
         self.routes_of: list[list[int]] = [[] for _ in range(bd.n)]  # every player's claimed routes, in order
         self.changed: list[int] = []  # routes whose status changed since the bot last looked
         self.log: list[int] = []  # every claimed route, as this seat learnt of them
@@ -315,6 +318,15 @@ class Knowledge:
         if p == self.seat:
             self.mine[r] = True
             self.my_routes.append(r)
+            a, b = bd.ends[r]
+            if not (bd.country[a] or bd.country[b]):
+                link = self.link
+                while link[a] != a:
+                    a = link[a]
+                while link[b] != b:
+                    b = link[b]
+                if a != b:
+                    link[a] = b
             self.open[r] = False
             self.cost[r] = 0.0
             self.cost_fell = True
@@ -548,8 +560,18 @@ def tickets_done(know: Knowledge, tickets: Iterable[int]) -> tuple[list[int], li
     bd = know.bd
     done, todo = [], []
     comp_cache: dict[int, set[int]] = {}
+    ticket_ends, country, link = bd.ticket_ends, bd.country, know.link
     for k in tickets:
-        a, b = bd.ticket_ends[k]
+        a, b = ticket_ends[k]
+        if not (country[a] or country[b]):  # joined iff one root (Knowledge.link); halving the paths on the way
+            while link[a] != a:
+                link[a] = link[link[a]]
+                a = link[a]
+            while link[b] != b:
+                link[b] = link[link[b]]
+                b = link[b]
+            (done if a == b else todo).append(k)
+            continue
         comp = comp_cache.get(a)
         if comp is None:
             comp = know.component(a)
