@@ -7,7 +7,9 @@
 - Knowledge keeps every seat's trains from the counts it read when it saw that seat claim, and its own
   network's places until its next claim: the same as asking the view and working them out, at every
   decision of seeded games;
-- tickets_done reads a union-find of the seat's own routes: the same answers as walking them, in seeded games.
+- tickets_done reads a union-find of the seat's own routes: the same answers as walking them, in seeded games;
+- the expert's blocking join takes its first network ahead of the heap, its detours are guided by the join's
+  own distances (A*), and its networks are UnionFind's steps inlined: the same paths, costs and groups.
 """
 
 from __future__ import annotations
@@ -238,3 +240,75 @@ def test_tickets_done_equal_the_own_network_walked(variant, players, monkeypatch
     for seed in range(1, 4):
         play_game(game, PLANNING[:players], seed, seed)
     assert seen["calls"] > 50 and seen["done"] > 20
+
+
+def _reference_join(bd, cost, src, dst):
+    """The expert's join as it ran before its network's places were taken ahead of the heap: every place from
+    the heap, a country passed only from the network."""
+    dist = [INF] * bd.NP
+    prev = [-1] * bd.NP
+    for x in src:
+        dist[x] = 0.0
+    heap = [(0.0, x) for x in sorted(src)]
+    while heap:
+        d, u = heappop(heap)
+        if d > dist[u]:
+            continue
+        if u in dst:
+            path = []
+            while u not in src:
+                r = prev[u]
+                path.append(r)
+                a, b = bd.ends[r]
+                u = a if b == u else b
+            return d, path
+        if bd.country[u] and u not in src:
+            continue
+        for r, v in bd.adj[u]:
+            nd = d + cost[r]
+            if nd < dist[v]:
+                dist[v] = nd
+                prev[v] = r
+                heappush(heap, (nd, v))
+    return None
+
+
+@pytest.mark.parametrize("variant", ["usa", "marklin", "europe"])
+def test_expert_join_equals_the_join_that_takes_every_place_from_the_heap(variant):
+    """The expert's join of an opponent's two largest networks (random claims of one seat, costs of a few whole
+    values with many ties, some routes closed, the seat's own free) finds the reference's path, ties and order
+    included, and its cost."""
+    bd = board_data(_game(variant, 4))
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(400):
+        own = set(rng.sample(range(bd.NR), rng.randint(2, 14)))
+        comps = sorted(expert._components(bd, own), key=len, reverse=True)
+        if len(comps) < 2:
+            continue
+        cost = [rng.choice((2.0, 3.0, 3.0, 4.0, 5.0, INF)) for _ in range(bd.NR)]
+        for r in own:
+            cost[r] = 0.0
+        want = _reference_join(bd, cost, comps[0], comps[1])
+        assert expert._join(bd, cost, comps[0], comps[1]) == want
+        checked += want is not None
+    assert checked > 200
+
+
+@pytest.mark.parametrize("variant", ["usa", "marklin"])
+def test_expert_networks_come_in_union_find_order(variant):
+    """The expert's networks of a seat's routes (UnionFind's steps inlined) are UnionFind's groups, in its
+    order: the join takes the two largest, the first of equal size first."""
+    from ttr_maps.boardgraph import UnionFind
+
+    bd = board_data(_game(variant, 4))
+    rng = random.Random(3)
+    for _ in range(300):
+        routes = set(rng.sample(range(bd.NR), rng.randint(1, 25)))
+        uf = UnionFind()
+        for r in routes:
+            uf.union(*bd.ends[r])
+        want: dict = {}
+        for x in list(uf.parent):
+            want.setdefault(uf.find(x), set()).add(x)
+        assert expert._components(bd, routes) == list(want.values())

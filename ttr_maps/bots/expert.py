@@ -28,9 +28,8 @@
 from __future__ import annotations
 
 from heapq import heapify, heappop, heappush
-from itertools import repeat
+from weakref import WeakKeyDictionary
 
-from ..boardgraph import UnionFind
 from ..engine.actions import BuildStation, DrawTickets, MovePassenger, PlacePassenger, StopPassenger
 from .planner import PlanningBot
 from .planning import INF, Plan, best_track, multi_source, plan_network, shortest_path
@@ -330,16 +329,22 @@ class ExpertBot(PlanningBot):
         trains = view.trains(self.seat)
         touched = know.my_places()  # a route is near the network when one of its ends is
         is_open = know.open
-        on_joins: dict[int, list] = {}  # route -> the opponents' joins (opponent p ascending) it lies on
+        # route -> the opponents' joins (opponent p ascending) it lies on; kept with the joins, per claim count
+        on_joins: dict[int, list] = {}
         if self.block_weight:
-            for part in self._gap_joins():
-                for r in part[2][0][1]:
-                    if is_open[r]:
-                        parts = on_joins.get(r)
-                        if parts is None:
-                            on_joins[r] = [part]
-                        else:
-                            parts.append(part)
+            key = sum(know.seen)
+            if self._on_joins[0] == key:
+                on_joins = self._on_joins[1]
+            else:
+                for part in self._gap_joins():
+                    for r in part[2][0][1]:
+                        if is_open[r]:
+                            parts = on_joins.get(r)
+                            if parts is None:
+                                on_joins[r] = [part]
+                            else:
+                                parts.append(part)
+                self._on_joins = (key, on_joins)
         share = self._block_share()
         most_block = share * self.block_ticket  # the most one opponent's block adds (a harm is at most block_ticket)
         extra = 3.0 if bd.longest_bonus else 0.0
@@ -364,14 +369,27 @@ class ExpertBot(PlanningBot):
         # The turns' weight below for a route of each length with the fewest cards it can miss (every card of the
         # colour held most and every wild card paying): a route's value is at most its points over that.
         most_paid = hmax + locos + bigs
-        fewest_turns = [1.0 + tempo * ((max(0, n - most_paid) + 1) // 2) for n in range(max(length) + 1)]
-        # Every route without its block first, most points first (a route's value is at most its points plus
-        # `extra`), then those on a join with theirs. The first look gives a route on a join at most its value, so
-        # the best so far never passes the best value: what it stops or leaves out cannot win.
-        for seq, most in ((zip(bd.by_points, repeat(None)), extra), (on_joins.items(), INF)):
-            for r, parts in seq:
-                if points[r] + most < best_v:
-                    break
+        kept = _FILLER.get(bd)
+        if kept is None:
+            kept = _filler_groups(bd)
+        groups, turns_by_paid = kept
+        fewest_turns = turns_by_paid.get((most_paid, tempo))
+        if fewest_turns is None:
+            fewest_turns = turns_by_paid[most_paid, tempo] = [
+                1.0 + tempo * ((max(0, n - most_paid) + 1) // 2) for n in range(max(length) + 1)]
+        # Every route without its block first, by groups of one length and points, the group whose routes may be
+        # worth most first (a route's value is at most its points plus `extra` over its fewest turns), then those
+        # on a join with theirs. The first look gives a route on a join at most its value, so the best so far
+        # never passes the best value: a group it leaves out cannot win.
+        most_pts = extra + 1e-9  # (a margin for the rounding of the value's sums)
+        looks = sorted([((pts + most_pts) / fewest_turns[L], routes) for pts, L, routes in groups], reverse=True)
+        looks.append((INF, on_joins))
+        for most, seq in looks:
+            if most < best_v:
+                continue
+            joins = seq if most == INF else None
+            for r in seq:
+                parts = None if joins is None else joins[r]
                 L = length[r]
                 if not is_open[r] or L > trains:
                     continue
@@ -432,6 +450,7 @@ class ExpertBot(PlanningBot):
         return [best] if best >= 0 else []
 
     filler_tempo = 0.5  # weight of the draw turns a filler route needs
+    _on_joins: tuple = (-1, {})
 
     # ------------------------------------------------------------------ blocking
     block_weight = 1.0  # points per point of harm done to an opponent (split among the other opponents at 3+ players)
@@ -547,22 +566,31 @@ class ExpertBot(PlanningBot):
             return self.block_ticket
         return min(self.block_ticket, self.block_train * (alt[0] - part[2][0][0]))
 
-    _cost_base: tuple = (-1, None)  # (the knowledge's version, _cost_for's table before an opponent's own routes)
+    _cost_base: tuple = (-1, None, 0)  # (the knowledge's version, _cost_for's table before an opponent's own
+    # routes, the claims of the knowledge's log it has taken in)
 
     def _cost_for(self, p: int, own: set[int]) -> list[float]:
         """Route costs as opponent p sees them (from the public claims); the part every opponent shares is kept
-        per version of this seat's knowledge (it reads the open routes and this seat's claims alone)."""
+        (it reads the open routes and this seat's claims alone) and brought up to each version of this seat's
+        knowledge by the routes claimed since: a claim changes the openness and owners of its own route only."""
         bd, know = self.bd, self.know
         kept = self._cost_base
         if kept[0] != know.version:  # the table is the same for every opponent but for its own routes
-            length = bd.length
-            base = [n + 1.0 if is_open else INF for n, is_open in zip(length, know.open)]
+            length, is_open, log = bd.length, know.open, know.log
+            base = kept[1]
+            if base is None:
+                base = [n + 1.0 if o else INF for n, o in zip(length, is_open)]
+                new = know.my_routes
+            else:
+                new = log[kept[2]:]
+                for r in new:
+                    base[r] = length[r] + 1.0 if is_open[r] else INF
             if not bd.parallel_closes:  # our own double routes whose other track is still free
-                owner, ok = know.owner, bd.track_ok
-                for r in know.my_routes:
-                    if any(owner[x] < 0 and ok[x] for x in bd.route_tids[r]):
+                owner, ok, mine = know.owner, bd.track_ok, know.mine
+                for r in new:
+                    if mine[r] and any(owner[x] < 0 and ok[x] for x in bd.route_tids[r]):
                         base[r] = length[r] + 1.0
-            kept = self._cost_base = (know.version, base)
+            kept = self._cost_base = (know.version, base, len(log))
         cost = kept[1][:]
         for r in own:
             cost[r] = 0.0
@@ -739,21 +767,55 @@ class ExpertBot(PlanningBot):
         return (best_v, best_path), ways
 
 
+_FILLER: WeakKeyDictionary = WeakKeyDictionary()  # board -> _filler_groups's answer
+
+
+def _filler_groups(bd) -> tuple[list[tuple[int, int, tuple[int, ...]]], dict]:
+    """The filler's groups of routes, (points, length, the routes with them), and an empty table of the fewest
+    turns per length it fills per (most cards a colour and the wild cards pay, tempo); kept per board."""
+    by: dict[tuple[int, int], list[int]] = {}
+    for r in bd.by_points:
+        by.setdefault((bd.points[r], bd.length[r]), []).append(r)
+    kept = _FILLER[bd] = ([(pts, L, tuple(routes)) for (pts, L), routes in by.items()], {})
+    return kept
+
+
 def _components(bd, routes: set[int]) -> list[set[int]]:
-    """Places joined by `routes`, one set per connected network."""
-    networks = UnionFind()
+    """Places joined by `routes`, one set per connected network, in the order of UnionFind's groups (a
+    union per route in `routes`' order, then the places grouped by their roots): UnionFind's steps, inlined."""
+    parent: dict[int, int] = {}
+    setdefault = parent.setdefault
+    ends = bd.ends
     for r in routes:
-        networks.union(*bd.ends[r])
-    find = networks.find
+        a, b = ends[r]
+        setdefault(a, a)
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        setdefault(b, b)
+        while parent[b] != b:
+            parent[b] = parent[parent[b]]
+            b = parent[b]
+        if a != b:
+            parent[a] = b
     groups: dict[int, set[int]] = {}
-    for x in list(networks.parent):
-        groups.setdefault(find(x), set()).add(x)
+    for x in list(parent):
+        u = x
+        while parent[u] != u:
+            parent[u] = parent[parent[u]]
+            u = parent[u]
+        got = groups.get(u)
+        if got is None:
+            groups[u] = {x}
+        else:
+            got.add(x)
     return list(groups.values())
 
 
 def _join(bd, cost: list[float], src: set[int], dst: set[int],
           dist: list[float] | None = None) -> tuple[float, list[int]] | None:
-    """(cost, routes) of the cheapest path from any place of `src` to any place of `dst`, or None.
+    """(cost, routes) of the cheapest path from any place of `src` to any place of `dst`, or None. `src` is a
+    network: every route of cost 0 from one of its places leads to another (the opponent's own routes).
 
     `dist`, if given (a list of bd.NP INF), is the search's own table of distances from `src`: on return it
     holds the exact distance of every place settled before the first place of `dst` (_bounds reads it)."""
@@ -762,9 +824,21 @@ def _join(bd, cost: list[float], src: set[int], dst: set[int],
     prev = [-1] * bd.NP
     for x in src:
         dist[x] = 0.0
-    heap = [(0.0, x) for x in sorted(src)]
-    adj, country = bd.adj, bd.country
+    heap: list[tuple[float, int]] = []
     pop, push = heappop, heappush
+    # The places of `src` first, in order (a country too): as a heap's first entries, all at 0, they would be
+    # taken first in this order, as every route out of the network costs more than 0. Past them, countries have
+    # no way out (adj_pass).
+    for u in sorted(src):
+        if u in dst:
+            return 0.0, []
+        for r, v in bd.adj[u]:
+            nd = 0.0 + cost[r]
+            if nd < dist[v]:
+                dist[v] = nd
+                prev[v] = r
+                push(heap, (nd, v))
+    adj = bd.adj_pass
     while heap:
         d, u = pop(heap)
         if d > dist[u]:
@@ -778,8 +852,6 @@ def _join(bd, cost: list[float], src: set[int], dst: set[int],
                 a, b = ends[r]
                 u = a if b == u else b
             return d, path
-        if country[u] and u not in src:
-            continue
         for r, v in adj[u]:
             nd = d + cost[r]
             if nd < dist[v]:
