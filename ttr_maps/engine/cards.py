@@ -22,6 +22,8 @@ _FACE_UP = [DrawFaceUp(i) for i in range(16)]
 _FACE_UP_ROWS = [_FACE_UP[:n] for n in range(17)]
 # The first card of a turn from a full row of n cards and a deck or discards to draw from: what legal_draws lists.
 FIRST_DRAWS = [[BLIND, *_FACE_UP[:n]] for n in range(17)]
+# A full row of n cards but slot i (a face-up locomotive, which the second card may not be): [n][i].
+_ROWS_WITHOUT = [[_FACE_UP[:i] + _FACE_UP[i + 1:n] for i in range(n)] for n in range(17)]
 
 
 def cards_left(state: State) -> int:
@@ -222,9 +224,13 @@ def legal_draws(state: State, out: list, second: bool) -> None:
         out.append(BLIND)
     fu = state.face_up
     loco = state.t.LOCO if (second and state.face_up_loco_rule) else -2
-    if fu and -1 not in fu and (loco == -2 or loco not in fu):  # every slot full (-1: empty) and takeable: the usual row
-        out.extend(_FACE_UP_ROWS[len(fu)])
-        return
+    if fu and -1 not in fu:  # every slot full (-1: empty)
+        if loco == -2 or loco not in fu:  # and takeable: the usual row
+            out.extend(_FACE_UP_ROWS[len(fu)])
+            return
+        if fu.count(loco) == 1:  # a second card beside one face-up locomotive: every other slot
+            out.extend(_ROWS_WITHOUT[len(fu)][fu.index(loco)])
+            return
     for i, k in enumerate(fu):
         if k >= 0 and k != loco:
             out.append(_FACE_UP[i])

@@ -328,7 +328,6 @@ class RouteLegal(list):
         """Has `route` a legal claim? (The tests of legal_claims, for one route.)"""
         if self._routes is not None:
             return route in self._routes
-        t = self._game.t
         tests = self._tests
         if not 0 <= route < len(tests):
             return False
@@ -338,6 +337,7 @@ class RouteLegal(list):
         quick = self._quick
         if quick is None:
             # Cards per colour, the colour held most at -1 (a gray track) and -2; wild cards by ClaimGroup.wilds.
+            t = self._game.t
             colors = hand[: t.NC]
             best = max(colors, default=0)
             loco = hand[t.LOCO]
@@ -347,7 +347,7 @@ class RouteLegal(list):
             if not gopen[gi] & bit or length > trains:
                 continue
             if sg is not None:
-                if stand_ins.claimable(t, sg, hand, trains):
+                if stand_ins.claimable(self._game.t, sg, hand, trains):
                     return True
                 continue
             wild = wilds[wk]
@@ -567,11 +567,21 @@ def _gray_rows(game, rkey: int, g, color: int, have: int, least: int, length: in
 
 
 def _claim_action(game, tid: int, pid: int) -> ClaimTrack:
+    """The claim of track `tid` paying payment `pid`, interned in game.claim_cache. Only the listings make
+    these, from the payments their track's group accepts (payments.color_payments), so what check_claim tests
+    of the action alone holds for it: its entry in game.claim_checked is made with it."""
     t = game.t
     cache = game.claim_cache
     a = cache.get((tid, pid))
     if a is None:
-        a = cache[(tid, pid)] = ClaimTrack(t.t_route[tid], t.t_track[tid], t.payment(pid))
+        r = t.t_route[tid]
+        a = cache[(tid, pid)] = ClaimTrack(r, t.t_track[tid], t.payment(pid))
+        checked = game.claim_checked
+        if len(checked) > 200_000:
+            checked.clear()
+        counts = t.payment_counts_by_id(pid)
+        checked[id(a)] = (a, tid, r, t.t_len[tid], counts, counts[0], counts[1], counts[2], counts[3],
+                          tuple(t.route_parallel[r][1:]))
     return a
 
 
@@ -579,9 +589,9 @@ def check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int, 
     """The track id and payment counts of a legal claim; IllegalAction naming the rule otherwise.
 
     What depends on the action alone (its track, its payment against the track's colour, length, ferry and
-    wild rules) is checked once per action object and kept in `game.claim_checked`; a kept action is then
-    checked only against the state (track free, parallel rule, trains, cards). Anything failing there goes
-    through the full checks, which name the rule.
+    wild rules) is checked once per action object and kept in `game.claim_checked` (a listed claim's entry is
+    made with it, by _claim_action); a kept action is then checked only against the state (track free,
+    parallel rule, trains, cards). Anything failing there goes through the full checks, which name the rule.
     """
     hit = state.game.claim_checked.get(id(action))
     if hit is not None and hit[0] is action:
