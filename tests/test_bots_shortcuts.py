@@ -312,3 +312,45 @@ def test_expert_networks_come_in_union_find_order(variant):
         for x in list(uf.parent):
             want.setdefault(uf.find(x), set()).add(x)
         assert expert._components(bd, routes) == list(want.values())
+
+
+@pytest.mark.parametrize("variant,players", [("usa", 4), ("europe", 3), ("marklin", 2)])
+def test_expert_bounded_ticket_choices_equal_whole_values(variant, players, monkeypatch):
+    """Through seeded all-expert games, every ticket choice of the expert (an option's network stopped once
+    its value cannot beat the best option so far) is the first option of the highest whole keep_value in the
+    legal order, and a stopped option's whole value is below the best. The games must stop some networks."""
+    from ttr_maps.bots.expert import ExpertBot
+    from ttr_maps.engine.actions import KeepTickets
+    from ttr_maps.simulate.runner import play_game
+
+    keep, over = planner.PlanningBot.keep, ExpertBot.keep_value_over
+    seen = {"checked": 0, "stopped": 0}
+
+    def counted(self, todo, chosen, trains, base, floor):
+        v = over(self, todo, chosen, trains, base, floor)
+        if v == -INF:
+            seen["stopped"] += 1
+            assert self.keep_value(todo, chosen, trains, base) < floor
+        return v
+
+    def checked(self, view, legal):
+        got = keep(self, view, legal)
+        best, best_v = None, -INF
+        _, todo = planning.tickets_done(self.know, view.tickets)
+        base = planning.plan_network(self.know, todo)
+        for a in legal:
+            if type(a) is KeepTickets:
+                v = self.keep_value(todo, [view.offered[i] for i in a.indices], view.trains(self.seat), base)
+                if v > best_v:
+                    best, best_v = a, v
+        assert got == best
+        seen["checked"] += 1
+        return got
+
+    monkeypatch.setattr(planner.PlanningBot, "keep", checked)
+    monkeypatch.setattr(ExpertBot, "keep_value_over", counted)
+    game = _game(variant, players)
+    for seed in range(1, 6):
+        play_game(game, ["expert"] * players, seed, seed)
+    assert seen["checked"] >= 5 * players
+    assert seen["stopped"] > 3

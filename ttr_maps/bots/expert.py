@@ -120,9 +120,13 @@ class ExpertBot(PlanningBot):
 
     _front: tuple = ()
 
-    def act(self, view, legal):
-        if self.bd.flag_colors:
-            self._front = tuple(view.flag_cards(self.seat))
+    def __init__(self, game, seat, seed):
+        super().__init__(game, seat, seed)
+        if self.bd.flag_colors:  # elsewhere the planner's own act, with no call in between
+            self.act = self._act_with_flags
+
+    def _act_with_flags(self, view, legal):
+        self._front = tuple(view.flag_cards(self.seat))
         return super().act(view, legal)
 
     def endgame_move(self, view, hand, claims, others, plan):
@@ -153,8 +157,10 @@ class ExpertBot(PlanningBot):
         return max(0.1, min(0.98, 1.0 - risk * d * d))
 
     def keep_value(self, todo, chosen, trains, base):
+        return self._keep_value(plan_network(self.know, todo + chosen), chosen, trains, base)
+
+    def _keep_value(self, plan, chosen, trains, base):
         bd = self.bd
-        plan = plan_network(self.know, todo + chosen)
         budget = trains - self.reserve
         value = 0.0
         for k in chosen:
@@ -170,6 +176,40 @@ class ExpertBot(PlanningBot):
         if trains < bd.trains:
             value -= 0.35 * marginal
         return value - self.over_budget_penalty * over - 0.05 * plan.trains
+
+    def keep_value_over(self, todo, chosen, trains, base, floor):
+        """keep_value, or -INF once the option is known not to beat `floor`: the network grows ticket by ticket
+        and its trains only grow, so keep_value's sum with the trains so far, the chosen tickets found unreachable
+        so far as such and every other as reached (a reached ticket never counts less than a failed one) bounds
+        the value from above. The bound is summed in keep_value's own order, so it is keep_value's sum once
+        every ticket is searched: an option stopped is below `floor`, never equal to it."""
+        if floor == -INF:
+            return self.keep_value(todo, chosen, trains, base)
+        bd = self.bd
+        pts = bd.ticket_points
+        start = trains >= bd.trains
+        gains = [pts[k] * (2 * (self.completion_odds(k) if start else 0.9) - 1) for k in chosen]
+        budget = trains - self.reserve
+        penalty = self.over_budget_penalty
+        base_trains = base.trains
+
+        def stop(plan: Plan) -> bool:
+            failed = plan.unreachable
+            value = 0.0
+            for k, gain in zip(chosen, gains):
+                if k in failed:
+                    value -= 2 * pts[k]
+                else:
+                    value += gain
+            over = max(0, plan.trains - budget)
+            if not start:
+                value -= 0.35 * (plan.trains - base_trains)
+            return value - penalty * over - 0.05 * plan.trains < floor
+
+        plan = plan_network(self.know, todo + chosen, stop=stop)
+        if plan is None:
+            return -INF
+        return self._keep_value(plan, chosen, trains, base)
 
     def make_plan(self, view, todo):
         """Give up tickets the trains left cannot finish, least valuable per train first."""
@@ -781,35 +821,32 @@ def _filler_groups(bd) -> tuple[list[tuple[int, int, tuple[int, ...]]], dict]:
 
 
 def _components(bd, routes: set[int]) -> list[set[int]]:
-    """Places joined by `routes`, one set per connected network, in the order of UnionFind's groups (a
-    union per route in `routes`' order, then the places grouped by their roots): UnionFind's steps, inlined."""
-    parent: dict[int, int] = {}
-    setdefault = parent.setdefault
+    """Places joined by `routes`, one set per connected network, in the order of UnionFind's groups (a union per
+    route in `routes`' order, then the places grouped by their roots: the group of the first place met first).
+    Each place is met as UnionFind meets it and points at its network's set; a join moves the smaller set's places."""
+    net: dict[int, set[int]] = {}
+    get = net.get
     ends = bd.ends
     for r in routes:
         a, b = ends[r]
-        setdefault(a, a)
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        setdefault(b, b)
-        while parent[b] != b:
-            parent[b] = parent[parent[b]]
-            b = parent[b]
-        if a != b:
-            parent[a] = b
-    groups: dict[int, set[int]] = {}
-    for x in list(parent):
-        u = x
-        while parent[u] != u:
-            parent[u] = parent[parent[u]]
-            u = parent[u]
-        got = groups.get(u)
-        if got is None:
-            groups[u] = {x}
-        else:
-            got.add(x)
-    return list(groups.values())
+        sa = get(a)
+        sb = get(b)
+        if sa is None:
+            if sb is None:
+                net[a] = net[b] = {a, b}
+            else:
+                sb.add(a)
+                net[a] = sb
+        elif sb is None:
+            sa.add(b)
+            net[b] = sa
+        elif sa is not sb:
+            if len(sa) < len(sb):
+                sa, sb = sb, sa
+            sa |= sb
+            for x in sb:
+                net[x] = sa
+    return list({id(s): s for s in net.values()}.values())
 
 
 def _join(bd, cost: list[float], src: set[int], dst: set[int],
