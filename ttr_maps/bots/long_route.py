@@ -16,9 +16,13 @@ class LongRouteBot(PlanningBot):
     def __init__(self, game, seat, seed):
         super().__init__(game, seat, seed)
         bd = self.bd
-        top = max(bd.length, default=1)
-        self.min_long = max(3, top - 2)
-        self.long_routes = sorted((r for r in range(bd.NR) if bd.length[r] >= self.min_long), key=lambda r: (-bd.points[r], r))
+        got = getattr(bd, "_long_routes", None)  # (per board: worked out by the first long-route bot of a Game)
+        if got is None:
+            top = max(bd.length, default=1)
+            min_long = max(3, top - 2)
+            got = bd._long_routes = (min_long, tuple(sorted((r for r in range(bd.NR) if bd.length[r] >= min_long),
+                                                            key=lambda r: (-bd.points[r], r))))
+        self.min_long, self.long_routes = got
 
     def route_cost(self, r):
         # Long routes look cheap: their points pay for the trains.

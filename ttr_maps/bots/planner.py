@@ -107,7 +107,7 @@ class PlanningBot(Bot):
             base = bd.style_costs[type(self)] = [self.route_cost(r) for r in range(bd.NR)]
         plans = bd.style_plans.get(type(self))
         if plans is None:
-            plans = bd.style_plans[type(self)] = {}
+            plans = bd.style_plans[type(self)] = bd.cost_plans.setdefault(tuple(base), {})
         self.know = Knowledge(bd, seat, base, self.borrow_cost, plans)
         self.reserve = self.keep_reserve * bd.trains / 45
         self.plan: Plan | None = None
@@ -320,15 +320,18 @@ class PlanningBot(Bot):
             ps = self.plan_set
             mine = self.know.mine
             plan = self.plan
-            for r in changes:
-                if mine[r] and r in ps and not self.replan_after_own_claim and r in plan.routes:
-                    # Our own claim of a planned route: the rest of the network still joins the tickets at
-                    # the same cost, so the plan keeps it (a rebuild found the same network up to ties).
-                    plan.routes.remove(r)
-                    plan.trains -= self.bd.length[r]
-                    ps.discard(r)
-                    continue
-                if r in ps or mine[r]:
+            for r in changes:  # (most are other seats' claims off the plan: two tests each)
+                if r in ps:
+                    if mine[r] and not self.replan_after_own_claim and r in plan.routes:
+                        # Our own claim of a planned route: the rest of the network still joins the tickets at
+                        # the same cost, so the plan keeps it (a rebuild found the same network up to ties).
+                        plan.routes.remove(r)
+                        plan.trains -= self.bd.length[r]
+                        ps.discard(r)
+                        continue
+                    dirty = True
+                    break
+                if mine[r]:
                     dirty = True
                     break
         if dirty:

@@ -114,9 +114,13 @@ class BoardData:
         self.style_costs: dict[type, list[float]] = {}  # bot class -> its route costs (PlanningBot.route_cost)
         # Bot class -> plan_network's networks on the empty board (before a seat has seen any claim): the same
         # for every seat of that style in every game of this board, so the starting tickets' choices share them.
+        # They depend on the route costs only, so styles that price every route alike share one dict
+        # (cost_plans: the costs as a tuple -> that dict): route-focus and ticket-hungry do.
         self.style_plans: dict[type, dict] = {}
+        self.cost_plans: dict[tuple[float, ...], dict] = {}
         if any(len(k.destinations) > 1 for k in t.tickets):
             self._aim_tickets(t)
+        self.ticket_order_key = tuple(-p for p in self.ticket_points)  # plan_network's order: most points first
 
     def _aim_tickets(self, t) -> None:
         """A ticket with several destinations is planned towards the one worth most per space on the empty board."""
@@ -465,7 +469,7 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
     returned; the networks kept for the prefixes searched stay exact).
     """
     bd = know.bd
-    order = sorted(tickets, key=lambda k: -bd.ticket_points[k])
+    order = sorted(tickets, key=bd.ticket_order_key.__getitem__)
     cache = None
     start = 0
     if cost is None:
@@ -484,45 +488,58 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
                 start = i
                 break
     plan = Plan()
+    plan.version = know.version
+    n = len(order)
     if start:
         c, routes, trains, pcost, reachable, unreachable, borrowed, used = got
-        c = c[:]
-        used = set(used)
         plan.routes, plan.trains, plan.cost = routes[:], trains, pcost
         plan.reachable, plan.unreachable, plan.borrowed = reachable[:], unreachable[:], borrowed[:]
+        if start == n:  # the whole network kept: no search, so no copy of its costs to search on
+            return plan
+        c = c[:]
+        used = set(used)
+    elif not n:
+        return plan
     else:
         c = (cost or know.cost)[:]
         used = set()
+        trains, pcost = 0, 0.0
     mine = know.mine
     open_ = know.open
     length = bd.length
-    for i in range(start, len(order)):
-        if stop is not None and stop(plan):
-            return None
+    ticket_ends = bd.ticket_ends
+    routes, reachable, unreachable, borrowed = plan.routes, plan.reachable, plan.unreachable, plan.borrowed
+    for i in range(start, n):
+        if stop is not None:
+            plan.trains, plan.cost = trains, pcost
+            if stop(plan):
+                return None
         k = order[i]
-        a, b = bd.ticket_ends[k]
+        a, b = ticket_ends[k]
         res = shortest_path(bd, c, a, b)
         if res is None:
-            plan.unreachable.append(k)
+            unreachable.append(k)
         else:
-            plan.reachable.append(k)
-            used.update(res[1])
-            for r in res[1]:
-                if c[r] > 0:
-                    plan.cost += c[r]
+            reachable.append(k)
+            path = res[1]
+            used.update(path)
+            for r in path:
+                x = c[r]
+                if x > 0:
+                    pcost += x
                     c[r] = 0.0
                     if open_[r]:
-                        plan.routes.append(r)
-                        plan.trains += length[r]
+                        routes.append(r)
+                        trains += length[r]
                     elif not mine[r]:
-                        plan.borrowed.append(r)
+                        borrowed.append(r)
         if cache is not None:
             key = tuple(order[: i + 1])
-            entry = cache[key] = (c[:], plan.routes[:], plan.trains, plan.cost, plan.reachable[:],
-                                  plan.unreachable[:], plan.borrowed[:], frozenset(used))
+            entry = cache[key] = (c[:], routes[:], trains, pcost, reachable[:], unreachable[:], borrowed[:],
+                                  frozenset(used))
             if shared is not None and len(shared) < SHARED_PLANS:
                 shared[key] = (c[:], *entry[1:])
-    plan.version = know.version
+    plan.trains, plan.cost = trains, pcost
     return plan
 
 
