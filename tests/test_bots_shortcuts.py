@@ -354,3 +354,33 @@ def test_expert_bounded_ticket_choices_equal_whole_values(variant, players, monk
         play_game(game, ["expert"] * players, seed, seed)
     assert seen["checked"] >= 5 * players
     assert seen["stopped"] > 3
+
+
+@pytest.mark.parametrize("variant", ["usa", "marklin"])
+def test_expert_without_stations_prices_no_route_through_one(variant, monkeypatch):
+    """On a board without stations the expert's knowledge prices no borrowed route (borrow INF): after every
+    look of seeded all-expert games, each route others claimed costs what the station pricing at the expert's
+    borrow cost gives (INF: no station can be built), and the costs are the same as they were."""
+    from ttr_maps.bots.expert import ExpertBot
+    from ttr_maps.simulate.runner import play_game
+
+    update = planning.Knowledge.update
+    seen = {"priced": 0}
+
+    def checked(self, view):
+        changed = update(self, view)
+        assert self.borrow == INF
+        priced = planning.Knowledge.__new__(planning.Knowledge)
+        priced.__dict__.update(self.__dict__, borrow=ExpertBot.borrow_cost)
+        for r in range(self.bd.NR):
+            if self.claimed[r] and not self.mine[r] and not self.open[r]:
+                assert self.cost[r] == priced._borrow_cost(r) == INF
+                seen["priced"] += 1
+        return changed
+
+    monkeypatch.setattr(planning.Knowledge, "update", checked)
+    game = _game(variant, 4)
+    assert not board_data(game).has_stations
+    for seed in range(1, 3):
+        play_game(game, ["expert"] * 4, seed, seed)
+    assert seen["priced"] > 1000

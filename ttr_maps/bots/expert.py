@@ -124,6 +124,8 @@ class ExpertBot(PlanningBot):
         super().__init__(game, seat, seed)
         if self.bd.flag_colors:  # elsewhere the planner's own act, with no call in between
             self.act = self._act_with_flags
+        if not self.bd.has_stations:  # no route can be borrowed: every price would be INF (Knowledge._borrow_cost)
+            self.know.borrow = INF
 
     def _act_with_flags(self, view, legal):
         self._front = tuple(view.flag_cards(self.seat))
