@@ -53,6 +53,45 @@ def test_the_runners_draw_for_random_bots_plays_the_bots_own_games(monkeypatch):
     assert drawn == [list(run_games(spec)) for spec in runs]
 
 
+def test_a_game_leaves_the_callers_cycle_collector_as_it_was(monkeypatch):
+    """play_game runs the cycle collector less often while a game is played (runner.GAME_GC_THRESHOLD) and puts
+    the caller's setting back after the game, also when a bot fails; a higher setting or a disabled collector
+    is left alone. The records are the same either way."""
+    import gc
+
+    from ttr_maps.bots.random_bot import RandomBot
+    from ttr_maps.simulate import runner
+
+    spec = RunSpec(GameSource.from_file(PARIS, 2), ("random", "expert"), 2, 3)
+    seen = []
+    real = runner._play_game
+    monkeypatch.setattr(runner, "_play_game", lambda *a: (seen.append(gc.get_threshold()), real(*a))[1])
+    before, enabled = gc.get_threshold(), gc.isenabled()
+    try:
+        gc.set_threshold(700, 10, 10)
+        lines = list(run_games(spec))
+        assert gc.get_threshold() == (700, 10, 10)
+        assert seen == [(runner.GAME_GC_THRESHOLD, 10, 10)] * 2
+        monkeypatch.setattr(RandomBot, "uniform", False)
+        monkeypatch.setattr(RandomBot, "act", lambda self, view, legal: "not an action")
+        with pytest.raises(runner.BotError):
+            list(run_games(spec))
+        assert gc.get_threshold() == (700, 10, 10)
+        monkeypatch.undo()
+        monkeypatch.setattr(runner, "_play_game", lambda *a: (seen.append(gc.get_threshold()), real(*a))[1])
+        seen.clear()
+        gc.set_threshold(200_000, 10, 10)
+        assert list(run_games(spec)) == lines
+        gc.set_threshold(700, 10, 10)
+        gc.disable()
+        assert list(run_games(spec)) == lines
+        assert seen == [(200_000, 10, 10)] * 2 + [(700, 10, 10)] * 2 and gc.get_threshold() == (700, 10, 10)
+    finally:
+        gc.set_threshold(*before)
+        if enabled:
+            gc.enable()
+
+
 @pytest.mark.slow
 def test_records_are_identical_for_one_and_two_workers():
     spec = RunSpec(GameSource.from_file(PARIS, 3), ("expert", "random", "long-route"), 12, 9)

@@ -8,6 +8,7 @@ records, byte for byte, whatever the number of workers or where they run.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import math
@@ -30,6 +31,9 @@ from ..model.variant import Variant
 from .records import GameRecorder
 
 MAX_ACTIONS = 50_000  # a game still running after this many actions is stopped and marked `capped`
+# While a game is played the cycle collector runs after this many new objects (Python's default is 700), as the
+# `ttr-maps` program sets for its whole run (cli/main.py); play_game sets it back when the game is over.
+GAME_GC_THRESHOLD = 100_000
 
 
 class BotError(RuntimeError):
@@ -110,7 +114,26 @@ def options_by_bot(bot_options: tuple[tuple[str, str, str], ...]) -> dict[str, d
 
 def play_game(game: Game, bots: list[str], seed: int, index: int, observation: str = "fast",
               bot_options: tuple[tuple[str, str, str], ...] = ()) -> dict:
-    """Play one game of bots to the end; its record (ttr_maps.simulate.records)."""
+    """Play one game of bots to the end; its record (ttr_maps.simulate.records).
+
+    A game makes hundreds of thousands of short-lived objects (lists, tuples, frames' locals) and almost no
+    cycles, which reference counting frees at once; at Python's default threshold the cycle collector would
+    look through the young objects some 40 times a game (and through everything now and then) for nothing.
+    So it runs after GAME_GC_THRESHOLD new objects while the game is played (a worker process of
+    `--workers` or Dask included, which cli/main.py's setting does not reach), and the caller's setting is
+    back when play_game returns or raises."""
+    before = gc.get_threshold()
+    if before[0] >= GAME_GC_THRESHOLD or not gc.isenabled():
+        return _play_game(game, bots, seed, index, observation, bot_options)
+    gc.set_threshold(GAME_GC_THRESHOLD, *before[1:])
+    try:
+        return _play_game(game, bots, seed, index, observation, bot_options)
+    finally:
+        gc.set_threshold(*before)
+
+
+def _play_game(game: Game, bots: list[str], seed: int, index: int, observation: str,
+               bot_options: tuple[tuple[str, str, str], ...]) -> dict:
     from ..bots import make_bot
     from ..bots.view import ObservationView, StateView
 
