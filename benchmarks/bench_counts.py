@@ -64,7 +64,10 @@ def count(tree: Path, workload: str, games: int) -> dict[str, int]:
     cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes", "--cachegrind-out-file=/dev/null",
            sys.executable, str(Path(__file__).resolve().parent / "bench_interleaved.py"),
            "--worker", workload, "--tree", str(tree), "--games", str(games)]
-    res = subprocess.run(cmd, cwd=tree, env=dict(os.environ, PYTHONHASHSEED="0"), capture_output=True, text=True)
+    # No .pyc written: otherwise the first run of a fresh tree compiles and writes them and the second reads them,
+    # and the difference of the two runs would count the compiling as the cost of games.
+    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+    res = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
     if res.returncode != 0:
         raise SystemExit(f"{workload} on {tree} failed under cachegrind:\n{res.stderr[-3000:]}")
     return parse_summary(res.stderr)
