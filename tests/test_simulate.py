@@ -53,6 +53,33 @@ def test_the_runners_draw_for_random_bots_plays_the_bots_own_games(monkeypatch):
     assert drawn == [list(run_games(spec)) for spec in runs]
 
 
+def test_a_view_the_bot_kept_is_closed_and_one_it_let_go_serves_its_next_decision(monkeypatch):
+    """The runner closes a seat's view after a decision when the bot kept a reference to it (a read then
+    raises ViewClosed), and gives the seat's next decision another; a view the bot let go is never seen again
+    by anyone, so it may serve the next decision. The games are the bots' own either way."""
+    from ttr_maps.bots.expert import ExpertBot
+    from ttr_maps.bots.view import ViewClosed
+
+    spec = RunSpec(GameSource.from_file(USA, 3), ("expert", "route-focus", "expert"), 2, 8)
+    plain = list(run_games(spec))
+    kept, decisions = [], [0]
+    real = ExpertBot.act
+
+    def act(self, view, legal):
+        decisions[0] += 1
+        assert view.hand == view._s.hands[view.seat]  # every decision's view reads the state
+        for old in kept:
+            with pytest.raises(ViewClosed):
+                old.hand
+        if decisions[0] % 3 == 0:
+            kept.append(view)
+        return real(self, view, legal)
+
+    monkeypatch.setattr(ExpertBot, "act", act)
+    assert list(run_games(spec)) == plain
+    assert len(kept) > 20 and len({id(v) for v in kept}) == len(kept)
+
+
 def test_a_game_leaves_the_callers_cycle_collector_as_it_was(monkeypatch):
     """play_game runs the cycle collector less often while a game is played (runner.GAME_GC_THRESHOLD) and puts
     the caller's setting back after the game, also when a bot fails; a higher setting or a disabled collector

@@ -12,6 +12,7 @@ import gc
 import hashlib
 import json
 import math
+from sys import getrefcount
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from itertools import repeat
@@ -149,6 +150,10 @@ def _play_game(game: Game, bots: list[str], seed: int, index: int, observation: 
     for v in closed:
         if v is not None:
             v.close()
+    # A seat's view is closed after its decision only if the bot kept a reference to it (its reference count
+    # is not what it was before the decision): one the bot let go is one it can never read again, so it serves
+    # the seat's next decision (a view made, closed and freed per decision cost about as much as a card draw).
+    views = [StateView(state, s) if b.reads_view else None for s, b in enumerate(players)]
     # A bot that picks uniformly at random (Bot.uniform) has its pick drawn here, from its own generator, as
     # its act() would: legal[rng._randbelow(len(legal))], an element of the legal actions by construction.
     # A random.Random's _randbelow(n) (_randbelow_with_getrandbits) is written out: getrandbits(k) for the k
@@ -183,9 +188,12 @@ def _play_game(game: Game, bots: list[str], seed: int, index: int, observation: 
             elif closed[p] is not None:
                 a = players[p].act(closed[p], legal)
             else:
-                view = StateView(state, p)
+                view = views[p]
+                held = getrefcount(view)
                 a = players[p].act(view, legal)
-                view.close()
+                if getrefcount(view) != held:  # the bot kept it: closed, and a new one for the seat's next decision
+                    view.close()
+                    views[p] = StateView(state, p)
             if a is None or not ((type(legal) is LegalActions and a is legal.last) or any(map(is_, legal, repeat(a)))
                                  or _listed(a, legal)):
                 raise BotError(f"bot {bots[p]!r} (seat {p}) chose {a!r}, which is not legal here (game {index})")
