@@ -35,7 +35,7 @@ from .planning import (
     board_data,
     cheapest_claim,
     colour_needs,
-    draw_needs,
+    draw_prep,
     longest_claim,
     pick_draw,
     plan_network,
@@ -466,8 +466,10 @@ class PlanningBot(Bot):
     def draw_for(self, view, hand, draws, targets: list[int], second: bool):
         """A card draw for the colours `targets` (routes) miss."""
         bd = self.bd
-        deficit, loco_need, focus = draw_needs(bd, targets, hand, self.know)
-        return pick_draw(bd, draws, view.face_up, deficit, loco_need, second, self.take_face_up_locos, focus)
+        prep = draw_prep(bd, targets, self.know)  # (draw_needs, the focus asked for only when pick_draw needs it)
+        need, loco_need = prep.needs(hand)
+        return pick_draw(bd, draws, view.face_up, need, hand, loco_need, second, self.take_face_up_locos,
+                         lambda: prep.focus(hand))
 
     _plan_turn = -1  # the turn whose first decision (turn) brought the plan up to date
 

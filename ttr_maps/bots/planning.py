@@ -91,6 +91,9 @@ class BoardData:
         # locomotives are wild on it, its claimable tracks).
         self.draw_shape = tuple((n, f, n - f, self.has_big and n >= self.big_min, tracks)
                                 for n, f, tracks in zip(self.length, self.ferry, self.route_tracks))
+        # draw_entry of each route before any claim (Knowledge.claimed: no track of it claimed yet).
+        unowned = [-1] * t.NT
+        self.draw_entry = tuple(draw_entry(self, r, unowned) for r in range(self.NR))
         self.longest_bonus = v.scoring.bonuses.longest_path
         # A face-up locomotive is one card like any other (docs/rules.md#face-up-locomotives), wild on every route
         # unless cards.locomotives_only_on limits it.
@@ -257,6 +260,7 @@ class Knowledge:
             cost[r] = INF
         self.seen = [0] * bd.n
         self.done_memo: tuple = (None, None, None)  # tickets_done's last answer
+        self.draw_prep: _DrawPrep | None = None  # draw_needs' part of the last routes asked about
         self.trains: list[int] = []  # every seat's trains left, as of the last look (filled by the first update)
         self.stations_seen = [0] * bd.n
         self.station_at: dict[int, int] = {}
@@ -651,6 +655,7 @@ def colour_needs(bd: BoardData, routes: Iterable[int], hand: list[int], know: Kn
         else:
             grays.append(paid)
     if grays:
+        grays.sort(reverse=True)
         _assign_grays(grays, need, hand, NC)
     deficit = [n - h if n > h else 0 for n, h in zip(need, hand)]
     loco_need = locos - hand[bd.LOCO]
@@ -658,9 +663,8 @@ def colour_needs(bd: BoardData, routes: Iterable[int], hand: list[int], know: Kn
 
 
 def _assign_grays(grays: list[int], need: list[int], hand: list[int], NC: int) -> None:
-    """Add each gray route's cards (longest first) to `need` in the colour with the most cards to spare
-    (held less needed; the first such colour)."""
-    grays.sort(reverse=True)
+    """Add each gray route's cards (`grays`, longest first) to `need` in the colour with the most cards to
+    spare (held less needed; the first such colour)."""
     spare = [h - n for h, n in zip(hand[:NC], need)]
     for g in grays:
         best = spare.index(max(spare))
@@ -668,62 +672,145 @@ def _assign_grays(grays: list[int], need: list[int], hand: list[int], NC: int) -
         need[best] += g
 
 
-def draw_needs(bd: BoardData, routes: list[int], hand: list[int], know: Knowledge) -> tuple[list[int], int, int]:
-    """(cards per colour missing, locomotives missing, focus colour) for claiming `routes`: colour_needs' deficit
-    and the colour of the route closest to being paid (the fewest cards missing, more than none; -1: none), in
-    one pass. The cards missing are counted as the fillers count them (tests/test_bots_deficit.py), except that
-    wild cards count on every route here, even one that refuses them (cards.locomotives_only_on): a deliberate
-    difference kept from the start, which only picks the colour drawn first, never a claim."""
-    NC = bd.NC
-    need = [0] * NC
-    grays: list[int] | None = None
-    locos = 0
-    owner = know.owner
-    hmax = max(hand[:NC])
-    loco_held = hand[bd.LOCO]
-    big_held = hand[bd.BIG] if bd.has_big else 0
-    shape = bd.draw_shape
-    wild_big = loco_held + big_held  # wild cards on a route where big locomotives count
-    focus, focus_d = -1, INF
-    for r in routes:
-        L, f, paid, big, tracks = shape[r]
-        # track_have, inlined: the open track the hand is closest to paying.
-        best_c, best_have = -3, -1
-        for tid, c in tracks:
-            if owner[tid] >= 0:
-                continue
-            have = hmax if c < 0 else hand[c]
-            if have > best_have:
-                best_c, best_have = c, have
-        if best_c >= 0:
-            need[best_c] += paid
-        else:
-            if best_c == -3:
-                best_c, best_have = -1, hmax
-            if grays is None:
-                grays = [paid]
+def draw_entry(bd: BoardData, r: int, owner: list[int]) -> tuple:
+    """What draw_needs reads of route r with track owners `owner`: (length, ferry spaces, spaces paid in a
+    colour, whether big locomotives are wild on it, colour, None) when its open tracks are of one colour (-1:
+    gray, or no open track, counted as a gray one as track_have does), whatever the hand; else (..., -1, the
+    open tracks' colours in order), the one the hand is closest to paying (the first such) chosen per hand."""
+    L, f, paid, big, tracks = bd.draw_shape[r]
+    cols = [c for tid, c in tracks if owner[tid] < 0]
+    c = cols[0] if cols else -1
+    if cols.count(c) == len(cols):
+        return L, f, paid, big, c, None
+    return L, f, paid, big, -1, tuple(cols)
+
+
+class _DrawPrep:
+    """What draw_needs reads of a list of routes that no card drawn changes, kept per seat (Knowledge.draw_prep)
+    while no claim touched one of them: the colours of their open tracks decide it, and only a claim of a
+    track changes those (Knowledge.log lists every claimed route)."""
+
+    __slots__ = ("bd", "routes", "seen", "need", "grays", "locos", "entries", "mixed")
+
+    def __init__(self, bd: BoardData, routes: list[int], know: Knowledge):
+        self.bd = bd
+        self.routes = routes[:]
+        self.seen = len(know.log)
+        need = [0] * bd.NC
+        grays: list[int] = []
+        locos = 0
+        entries = []
+        mixed = []
+        entry0, claimed = bd.draw_entry, know.claimed
+        for r in routes:
+            e = entry0[r] if not claimed[r] else draw_entry(bd, r, know.owner)
+            entries.append(e)
+            L, f, paid, big, c, cols = e
+            locos += f
+            if cols is not None:
+                mixed.append((paid, cols))
+            elif c >= 0:
+                need[c] += paid
             else:
                 grays.append(paid)
-        # The cards missing (wild cards counted on every route: see above); only a count above 0 is looked at,
-        # so without ferry spaces it is left unclamped.
-        if f:
-            locos += f
-            wild = wild_big if big else loco_held
-            if wild < f:
-                x = paid - best_have
-                d = f - wild + (x if x > 0 else 0)
+        grays.sort(reverse=True)
+        self.need, self.grays, self.locos, self.entries, self.mixed = need, grays, locos, entries, mixed
+
+    def fresh(self, routes: list[int], know: Knowledge) -> bool:
+        """Does this still hold for `routes` with what `know` knows now?"""
+        if routes != self.routes:
+            return False
+        log = know.log
+        if len(log) != self.seen:
+            for r in log[self.seen:]:
+                if r in routes:
+                    return False
+            self.seen = len(log)
+        return True
+
+    def needs(self, hand: list[int]) -> tuple[list[int], int]:
+        """(cards per colour wanted, locomotives missing) with `hand` (draw_needs)."""
+        bd = self.bd
+        NC = bd.NC
+        need = self.need[:]
+        grays = self.grays
+        if self.mixed:
+            hmax = max(hand[:NC])
+            for paid, cols in self.mixed:  # track_have over the open tracks: the first of the most cards held
+                c, have = -1, -1
+                for k in cols:
+                    h = hmax if k < 0 else hand[k]
+                    if h > have:
+                        c, have = k, h
+                if c >= 0:
+                    need[c] += paid
+                else:
+                    if grays is self.grays:
+                        grays = grays[:]
+                    grays.append(paid)
+        if grays:
+            if grays is not self.grays:
+                grays.sort(reverse=True)
+            _assign_grays(grays, need, hand, NC)
+        loco_need = self.locos - hand[bd.LOCO]
+        return need, loco_need if loco_need > 0 else 0
+
+    def focus(self, hand: list[int]) -> int:
+        """The colour of the route closest to being paid with `hand` (draw_needs)."""
+        bd = self.bd
+        hmax = max(hand[: bd.NC])
+        loco_held = hand[bd.LOCO]
+        wild_big = loco_held + (hand[bd.BIG] if bd.has_big else 0)  # wild cards on a route where big locomotives count
+        focus, focus_d = -1, INF
+        for L, f, paid, big, c, cols in self.entries:
+            if cols is None:
+                have = hmax if c < 0 else hand[c]
+            else:  # track_have over the open tracks: the first of the most cards held
+                have = -1
+                for k in cols:
+                    h = hmax if k < 0 else hand[k]
+                    if h > have:
+                        c, have = k, h
+            # The cards missing (wild cards counted on every route: see draw_needs); only a count above 0 is
+            # looked at, so without ferry spaces it is left unclamped.
+            if f:
+                wild = wild_big if big else loco_held
+                if wild < f:
+                    x = paid - have
+                    d = f - wild + (x if x > 0 else 0)
+                else:
+                    d = L - (have if have < paid else paid) - wild
             else:
-                d = L - (best_have if best_have < paid else paid) - wild
-        else:
-            d = L - best_have - (wild_big if big else loco_held)
-        if 0 < d < focus_d:
-            # A gray route: the colour held most (the first such colour).
-            focus, focus_d = (best_c if best_c >= 0 else hand.index(hmax)), d
-    if grays is not None:
-        _assign_grays(grays, need, hand, NC)
-    deficit = [n - h if n > h else 0 for n, h in zip(need, hand)]
-    loco_need = locos - loco_held
-    return deficit, loco_need if loco_need > 0 else 0, focus
+                d = L - have - (wild_big if big else loco_held)
+            if 0 < d < focus_d:
+                # A gray route: the colour held most (the first such colour).
+                focus, focus_d = (c if c >= 0 else hand.index(hmax)), d
+        return focus
+
+
+def draw_prep(bd: BoardData, routes: list[int], know: Knowledge) -> _DrawPrep:
+    """draw_needs' part of `routes` that no card drawn changes: the seat's kept one while it holds."""
+    prep = know.draw_prep
+    if prep is None or not prep.fresh(routes, know):
+        prep = know.draw_prep = _DrawPrep(bd, routes, know)
+    return prep
+
+
+def draw_needs(bd: BoardData, routes: list[int], hand: list[int], know: Knowledge) -> tuple[list[int], int, int]:
+    """(cards per colour wanted, locomotives missing, focus colour) for claiming `routes`: colour_needs' `need`
+    (the cards missing of colour k are need[k] - hand[k] when above 0) and the colour of the route closest to
+    being paid (the fewest cards missing, more than none; -1: none). The cards missing are counted as the
+    fillers count them (tests/test_bots_deficit.py), except that wild cards count on every route here, even
+    one that refuses them (cards.locomotives_only_on): a deliberate difference kept from the start, which only
+    picks the colour drawn first, never a claim.
+
+    The part no card drawn changes (each route's open-track colour where only one is left, the cards of those
+    colours, the ferries' locomotives) is kept per seat while the routes are the same and no claim touched
+    them (draw_prep): a turn's two draws and the turns between claims on the plan read it again. A draw asks
+    for the focus only when it can change the card taken (pick_draw)."""
+    prep = draw_prep(bd, routes, know)
+    need, loco_need = prep.needs(hand)
+    return need, loco_need, prep.focus(hand)
 
 
 def cheapest_claim(bd: BoardData, options: list[ClaimTrack], hand: list[int], other_need: list[int] | None) -> ClaimTrack:
@@ -760,11 +847,18 @@ def card_odds(bd: BoardData, hand: list[int], face_up: list[int], wanted: Iterab
     return good / total
 
 
-def pick_draw(bd: BoardData, legal_draws: list, face_up: list[int], deficit: list[int], loco_need: int,
-              second: bool, take_locos: bool, focus: int = -1) -> object | None:
-    """A card draw for the colours the plan lacks: a face-up card of the most-missing colour, else blind.
+def _missing(need: list[int], hand: list[int]) -> int:
+    """Cards missing over every colour: need less hand where above 0."""
+    return sum([n - h for n, h in zip(need, hand) if n > h])
 
-    `focus` (a colour) is preferred when it is face up. A face-up locomotive is
+
+def pick_draw(bd: BoardData, legal_draws: list, face_up: list[int], need: list[int], hand: list[int], loco_need: int,
+              second: bool, take_locos: bool, focus: int | Callable[[], int] = -1) -> object | None:
+    """A card draw for the colours the plan lacks (`need` less `hand`, per colour): a face-up card of the
+    most-missing colour, else blind.
+
+    `focus` (a colour, or a function giving it, asked only when face-up cards of two colours are wanted: with
+    one, it cannot change the card taken) is preferred when it is face up. A face-up locomotive is
     taken as a first card when the plan needs locomotives (ferries) or, with
     `take_locos`, when nothing wanted is face up and much is missing. Where a
     face-up locomotive is one card like any other, it is a wild card for the
@@ -774,6 +868,7 @@ def pick_draw(bd: BoardData, legal_draws: list, face_up: list[int], deficit: lis
     LOCO, NC = bd.LOCO, bd.NC
     best, best_score = None, 0  # the face-up card of the colour the plan misses most (the first such slot)
     loco = None  # a face-up locomotive (the last such slot)
+    firsts: dict[int, object] = {}  # wanted colour face up -> its first slot
     for a in legal_draws:
         if type(a) is DrawBlind:
             blind = a
@@ -783,18 +878,27 @@ def pick_draw(bd: BoardData, legal_draws: list, face_up: list[int], deficit: lis
             loco = a
             continue
         if k < NC:
-            dk = deficit[k]
+            dk = need[k] - hand[k]
             if dk > 0:  # (a colour missing nothing scores 0, never above the best so far)
-                score = dk * 2 + (100 if k == focus else 0)
+                if k not in firsts:
+                    firsts[k] = a
+                score = dk * 2
                 if score > best_score:
                     best, best_score = a, score
-    if loco is not None and bd.loco_one_card and (loco_need > 0 or (bd.loco_everywhere and sum(deficit) > 0)):
+    if loco is not None and bd.loco_one_card and (loco_need > 0 or (bd.loco_everywhere and _missing(need, hand) > 0)):
         return loco
     if best is not None:
+        if len(firsts) > 1:  # the focus colour scores 100 more: with one wanted colour face up, the same card
+            if callable(focus):
+                focus = focus()
+            fa = firsts.get(focus)
+            if fa is not None:  # its first slot, unless another colour scores more (or as much, earlier)
+                fs = 100 + 2 * (need[focus] - hand[focus])
+                if fs > best_score or (fs == best_score and legal_draws.index(fa) < legal_draws.index(best)):
+                    best = fa
         return best
     if loco is not None and not second:
-        missing = sum(deficit)
-        if loco_need > 0 or (take_locos and missing >= 3):
+        if loco_need > 0 or (take_locos and _missing(need, hand) >= 3):
             return loco
     if blind is not None:
         return blind
