@@ -109,6 +109,35 @@ def test_kept_draw_needs_and_pick_equal_the_long_way(variant, players, bots, mon
     assert seen["grays"] > 10 and seen["mixed"] > 10
 
 
+@pytest.mark.parametrize("variant,players", [("usa", 4), ("marklin", 4), ("europe", 3)])
+def test_turn_split_at_the_last_count_equals_the_scan(variant, players, monkeypatch):
+    """A turn splits its legal list where the last turn's split was when that still falls between the last card
+    draw and the first other action, else scans for it: the split is the scan's at every turn."""
+    from ttr_maps.engine.actions import DrawFaceUp
+    from ttr_maps.simulate.runner import play_game
+
+    seen = {"turns": 0, "moved": 0}
+    turn = planner.PlanningBot.turn
+
+    def checked_turn(self, view, legal):
+        before = self._draws_seen
+        a = turn(self, view, legal)
+        if type(legal) is not list:
+            k = 0
+            while k < len(legal) and type(legal[k]) in (DrawBlind, DrawFaceUp):
+                k += 1
+            assert self._draws_seen == k
+            seen["turns"] += 1
+            seen["moved"] += before != k
+        return a
+
+    monkeypatch.setattr(planner.PlanningBot, "turn", checked_turn)
+    game = Game.from_file(ROOT / "maps" / "variants" / f"{variant}.yaml", players)
+    for seed in range(1, 4):
+        play_game(game, PLANNING[:players], seed, seed)
+    assert seen["turns"] > 100 and seen["moved"] > 5  # the count moved (a face-up slot empty, the deck gone...)
+
+
 @pytest.mark.parametrize("variant", ["usa", "europe"])
 def test_pick_draw_equals_the_long_way_on_random_rows(variant):
     """pick_draw against reference_pick on seeded random rows, needs and hands, with the blind card or without
@@ -141,3 +170,14 @@ def test_pick_draw_equals_the_long_way_on_random_rows(variant):
         assert got is want
         asked += bool(calls)
     assert 150 < asked < 1350  # the focus asked for only sometimes
+
+
+@pytest.mark.parametrize("variant", ["usa", "europe", "marklin"])
+def test_points_rank_picks_the_most_points_lowest_route(variant):
+    """A stalled or last-resort claim takes the claimable route of the most points, ties to the lowest route:
+    the least BoardData.points_rank among them, on seeded sets of routes."""
+    bd = planning.board_data(Game.from_file(ROOT / "maps" / "variants" / f"{variant}.yaml", 4))
+    rng = random.Random(3)
+    for _ in range(300):
+        routes = rng.sample(range(bd.NR), rng.randrange(1, 30))
+        assert min(routes, key=bd.points_rank.__getitem__) == max(routes, key=lambda r: (bd.points[r], -r))

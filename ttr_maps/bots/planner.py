@@ -44,6 +44,9 @@ from .planning import (
 from .view import FLAG, JOURNEY, KEEP, MIX, PASSENGER, SECOND, TUNNEL, TURN
 
 
+_DRAWS = (DrawBlind, DrawFaceUp)
+
+
 class _RouteClaims:
     """Route -> its claims (every payment): what the turn builds from a full legal list, read from a RouteLegal
     instead, lazily: a membership test looks at one route, the list of routes is made when iterated."""
@@ -354,12 +357,18 @@ class PlanningBot(Bot):
             claims = _RouteClaims(legal)
             # legal_actions lists a turn's card draws first (engine/turns.py): the draws are the list up to the
             # first other action, the others the rest (a Märklin turn lists many passenger moves after them).
-            k = 0
-            for a in legal:
-                ty = type(a)
-                if ty is not DrawBlind and ty is not DrawFaceUp:
-                    break
-                k += 1
+            # Most turns have as many draws as the last (the blind card and the whole face-up row): that count
+            # is the split when the action before it is a draw and the one at it is not.
+            k = self._draws_seen
+            n = len(legal)
+            if k > n or (k and type(legal[k - 1]) not in _DRAWS) or (k < n and type(legal[k]) in _DRAWS):
+                k = 0
+                for a in legal:
+                    ty = type(a)
+                    if ty is not DrawBlind and ty is not DrawFaceUp:
+                        break
+                    k += 1
+                self._draws_seen = k
             draws = legal[:k]
             others = legal[k:]
         else:
@@ -406,13 +415,15 @@ class PlanningBot(Bot):
             if target and target[0] in claims:
                 return self._claimed(view, self.pay(target[0], claims[target[0]], hand, plan))
         if view.turn - self.last_claim_turn > self.stall_turns and sum(hand) >= 10 and claims:
-            r = max(claims, key=lambda r: (bd.points[r], -r))
+            r = min(claims, key=bd.points_rank.__getitem__)  # the most points, ties to the lowest route
             return self._claimed(view, self.pay(r, claims[r], hand, plan))
         if draws:
             a = self.draw(view, hand, draws, plan, second=False)
             if a is not None:
                 return a
         return self.fallback(view, hand, claims, others, plan)
+
+    _draws_seen = 0  # the card draws at the head of the last turn's legal list
 
     def _claimed(self, view, a):
         if type(a) is ClaimTrack:
@@ -482,7 +493,7 @@ class PlanningBot(Bot):
     def fallback(self, view, hand, claims, others, plan):
         bd = self.bd
         if claims:
-            r = max(claims, key=lambda r: (bd.points[r], -r))
+            r = min(claims, key=bd.points_rank.__getitem__)  # the most points, ties to the lowest route
             return self.pay(r, claims[r], hand, plan)
         for a in others:
             if type(a) is DrawTickets and not self.endgame(view):

@@ -65,6 +65,10 @@ class BoardData:
         self.route_tracks = tuple(tuple((tid, t.t_color[tid]) for tid in tids if self.track_ok[tid]) for tids in t.route_tids)
         self.points = tuple(t.route_points.get(n, 0) for n in self.length)
         self.by_points = tuple(sorted(range(self.NR), key=lambda r: (-self.points[r], r)))  # most points first
+        # Each route's place in by_points: the fewest is the most points, ties to the lowest route.
+        self.points_rank = [0] * self.NR
+        for i, r in enumerate(self.by_points):
+            self.points_rank[r] = i
         self.adj: list[list[tuple[int, int]]] = [[] for _ in range(self.NP)]
         for r, (a, b) in enumerate(self.ends):
             if a == b:
@@ -289,14 +293,16 @@ class Knowledge:
         changed = False
         if not self.trains:
             self.trains = [view.trains(p) for p in range(bd.n)]
-        for p in range(bd.n):
-            c = view.claim_count(p)
-            if c > self.seen[p]:
-                for tid in view.claims(p)[self.seen[p]:]:
-                    self._claim(p, tid)
-                self.seen[p] = c
-                self.trains[p] = view.trains(p)  # (trains change with claims only)
-                changed = True
+        counts = view.claim_counts()
+        seen = self.seen
+        if counts != seen:  # (every seat's count in one read; most looks find some new claim)
+            for p, c in enumerate(counts):
+                if c > seen[p]:
+                    for tid in view.claims(p)[seen[p]:]:
+                        self._claim(p, tid)
+                    seen[p] = c
+                    self.trains[p] = view.trains(p)  # (trains change with claims only)
+                    changed = True
         if bd.has_stations:
             for p in range(bd.n):
                 built = len(bd.station_costs) - view.stations_left(p)
