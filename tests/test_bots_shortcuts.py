@@ -384,3 +384,23 @@ def test_expert_without_stations_prices_no_route_through_one(variant, monkeypatc
     for seed in range(1, 3):
         play_game(game, ["expert"] * 4, seed, seed)
     assert seen["priced"] > 1000
+
+
+@pytest.mark.parametrize("variant,players", [("usa", 4), ("europe", 3), ("usa", 2)])
+def test_expert_kept_ticket_odds_equal_the_formula(variant, players):
+    """The expert's chance of completing a ticket, kept per ticket for the game, is the formula's on every
+    ticket (asked twice, in a shuffled order): 1 - risk x d^2 within 0.1-0.98, d the ticket's trains by the
+    cheapest path, the risk growing with the players and a fifth of it where stations rescue tickets."""
+    from ttr_maps.bots.expert import ExpertBot
+
+    game = _game(variant, players)
+    bot = ExpertBot(game, 0, 1)
+    bd = bot.bd
+    risk = 0.0025 * (players - 1) / 3 * (0.2 if bd.has_stations else 1.0)
+    tickets = list(range(len(bd.ticket_ends))) * 2
+    random.Random(1).shuffle(tickets)
+    for k in tickets:
+        a, b = bd.ticket_ends[k]
+        d = bd.dist0[a][b]
+        want = 0.0 if d == INF else max(0.1, min(0.98, 1.0 - risk * d * d))
+        assert bot.completion_odds(k) == want

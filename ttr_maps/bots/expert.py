@@ -126,6 +126,7 @@ class ExpertBot(PlanningBot):
             self.act = self._act_with_flags
         if not self.bd.has_stations:  # no route can be borrowed: every price would be INF (Knowledge._borrow_cost)
             self.know.borrow = INF
+        self._odds = {}
 
     def _act_with_flags(self, view, legal):
         self._front = tuple(view.flag_cards(self.seat))
@@ -150,6 +151,15 @@ class ExpertBot(PlanningBot):
     station_relief = 0.2  # Europe: long tickets still complete ~63% of the time at four players
 
     def completion_odds(self, k: int) -> float:
+        """(Kept per ticket for the game: it reads the board and the style alone.)"""
+        got = self._odds.get(k)
+        if got is None:
+            got = self._odds[k] = self._completion_odds(k)
+        return got
+
+    _odds: dict[int, float] = {}
+
+    def _completion_odds(self, k: int) -> float:
         bd = self.bd
         a, b = bd.ticket_ends[k]
         d = bd.dist0[a][b]
@@ -280,17 +290,17 @@ class ExpertBot(PlanningBot):
         return left
 
     def style_turn(self, view, hand, claims, others, plan):
-        trains = view.trains(self.seat)
         # Stations: a planned route borrowed through a station.
         if plan.borrowed:
             a = self._station_for(plan, others, hand)
             if a is not None:
                 return a
-        if plan.trains <= self.plan_left_for_tickets and trains - plan.trains >= self.more_tickets_trains:
+        if (plan.trains <= self.plan_left_for_tickets
+                and view.trains(self.seat) - plan.trains >= self.more_tickets_trains):
             draw = next((a for a in others if type(a) is DrawTickets), None)
             if draw is not None and self._tickets_worth_drawing(view, plan):
                 return draw
-        if self.moves_passengers_now(view):
+        if self.game.has_passengers and self.moves_passengers_now(view):
             for a in others:
                 if type(a) is MovePassenger:
                     return self.start_journey(view, others)
