@@ -722,18 +722,6 @@ class _DrawPrep:
         grays.sort(reverse=True)
         self.need, self.grays, self.locos, self.entries, self.mixed = need, grays, locos, entries, mixed
 
-    def fresh(self, routes: list[int], know: Knowledge) -> bool:
-        """Does this still hold for `routes` with what `know` knows now?"""
-        if routes != self.routes:
-            return False
-        log = know.log
-        if len(log) != self.seen:
-            for r in log[self.seen:]:
-                if r in routes:
-                    return False
-            self.seen = len(log)
-        return True
-
     def needs(self, hand: list[int]) -> tuple[list[int], int]:
         """(cards per colour wanted, locomotives missing) with `hand` (draw_needs)."""
         bd = self.bd
@@ -797,8 +785,18 @@ class _DrawPrep:
 def draw_prep(bd: BoardData, routes: list[int], know: Knowledge) -> _DrawPrep:
     """draw_needs' part of `routes` that no card drawn changes: the seat's kept one while it holds."""
     prep = know.draw_prep
-    if prep is None or not prep.fresh(routes, know):
-        prep = know.draw_prep = _DrawPrep(bd, routes, know)
+    if prep is not None and routes == prep.routes:
+        log = know.log
+        n = len(log)
+        if n == prep.seen:
+            return prep
+        for r in log[prep.seen:]:  # the claims since: none of them on these routes
+            if r in routes:
+                break
+        else:
+            prep.seen = n
+            return prep
+    prep = know.draw_prep = _DrawPrep(bd, routes, know)
     return prep
 
 
