@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_reference import plain_costs
+from bot_reference import plain_costs, whole_value_keep
 
 from ttr_maps.bots import expert, planner, planning
 from ttr_maps.engine.game import Game
@@ -95,7 +95,6 @@ def test_bounded_ticket_choices_equal_whole_values(variant, monkeypatch):
     """Through seeded games of the default table, every ticket choice of the planning styles (the network of
     an option stopped once its value cannot beat the best option so far) is the option valuing every option
     whole picks: the first of the highest keep_value in the legal order. The games must stop some networks."""
-    from ttr_maps.engine.actions import KeepTickets
     from ttr_maps.simulate.runner import play_game
 
     keep, over = planner.PlanningBot.keep, planner.PlanningBot.keep_value_over
@@ -108,15 +107,7 @@ def test_bounded_ticket_choices_equal_whole_values(variant, monkeypatch):
 
     def checked(self, view, legal):
         got = keep(self, view, legal)
-        best, best_v = None, -planning.INF
-        _, todo = planning.tickets_done(self.know, view.tickets)
-        base = planning.plan_network(self.know, todo)
-        for a in legal:
-            if type(a) is KeepTickets:
-                v = self.keep_value(todo, [view.offered[i] for i in a.indices], view.trains(self.seat), base)
-                if v > best_v:
-                    best, best_v = a, v
-        assert got == best
+        assert got == whole_value_keep(self, view, legal)
         seen["checked"] += 1
         return got
 

@@ -19,6 +19,7 @@ from heapq import heappop, heappush
 from pathlib import Path
 
 import pytest
+from bot_reference import whole_value_keep
 
 from ttr_maps.bots import expert, planner, planning
 from ttr_maps.bots.planning import INF, board_data, shortest_path
@@ -320,7 +321,6 @@ def test_expert_bounded_ticket_choices_equal_whole_values(variant, players, monk
     its value cannot beat the best option so far) is the first option of the highest whole keep_value in the
     legal order, and a stopped option's whole value is below the best. The games must stop some networks."""
     from ttr_maps.bots.expert import ExpertBot
-    from ttr_maps.engine.actions import KeepTickets
     from ttr_maps.simulate.runner import play_game
 
     keep, over = planner.PlanningBot.keep, ExpertBot.keep_value_over
@@ -335,15 +335,7 @@ def test_expert_bounded_ticket_choices_equal_whole_values(variant, players, monk
 
     def checked(self, view, legal):
         got = keep(self, view, legal)
-        best, best_v = None, -INF
-        _, todo = planning.tickets_done(self.know, view.tickets)
-        base = planning.plan_network(self.know, todo)
-        for a in legal:
-            if type(a) is KeepTickets:
-                v = self.keep_value(todo, [view.offered[i] for i in a.indices], view.trains(self.seat), base)
-                if v > best_v:
-                    best, best_v = a, v
-        assert got == best
+        assert got == whole_value_keep(self, view, legal)
         seen["checked"] += 1
         return got
 

@@ -893,14 +893,7 @@ def _join(bd, cost: list[float], src: set[int], dst: set[int],
         if d > dist[u]:
             continue
         if u in dst:
-            path = []
-            ends = bd.ends
-            while u not in src:
-                r = prev[u]
-                path.append(r)
-                a, b = ends[r]
-                u = a if b == u else b
-            return d, path
+            return d, _path_back(bd.ends, prev, u, src)
         for r, v in adj[u]:
             nd = d + cost[r]
             if nd < dist[v]:
@@ -908,6 +901,19 @@ def _join(bd, cost: list[float], src: set[int], dst: set[int],
                 prev[v] = r
                 push(heap, (nd, v))
     return None
+
+
+def _path_back(ends: list[tuple[int, int]], prev: list[int], x: int, stop: set[int]) -> list[int]:
+    """The routes of a search's path from place x back to the first place met of `stop`, following `prev` (the
+    route by which the search reached each place), listed from x: _join's and _detour's path. (planning's
+    shortest_path walks its own, back to one place.)"""
+    path = []
+    while x not in stop:
+        r = prev[x]
+        path.append(r)
+        a, b = ends[r]
+        x = a if b == x else b
+    return path
 
 
 def _bounds(dist: list[float], join: float) -> list[float]:
@@ -937,14 +943,7 @@ def _detour(bd, cost: list[float], src: set[int], dst: set[int], bound: list[flo
         if f > d + bound[u]:
             continue
         if u in src:
-            path = []
-            ends = bd.ends
-            while u not in dst:
-                r = prev[u]
-                path.append(r)
-                a, b = ends[r]
-                u = a if b == u else b
-            return d, path
+            return d, _path_back(bd.ends, prev, u, dst)
         if country[u] and u not in dst:
             continue
         for r, v in adj[u]:
