@@ -149,7 +149,7 @@ class PlanningBot(Bot):
         trains so far, the chosen tickets found unreachable so far as `bad` and all the others as reached
         bounds the value from above, so the search stops once that bound is below `floor`. keep takes the
         first option of the highest value, so it takes the same one. (A style with a keep_value of its own
-        gets that, whole.)"""
+        gets that, whole, unless it bounds it itself, as the expert's keep_value_over does.)"""
         if type(self).keep_value is not PlanningBot.keep_value:
             return self.keep_value(todo, chosen, trains, base)
         pts = self.bd.ticket_points
