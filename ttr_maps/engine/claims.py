@@ -497,31 +497,26 @@ def claimable_routes(game, hand: list[int], trains: int, gopen: list[int]) -> di
     if trains < cap:
         cap = trains
     wilds = locos + bigs
-    found = []  # (tracks, open-track mask) of each group with a claim, in legal_claims' order
+    rows = []  # (cards of the colour, its groups within reach): each colour, then gray, in legal_claims' order
     c = -1
     for have in colors:
         c += 1
         top = have + wilds
         reach = upto[c][top if top < cap else cap]
-        if not reach:
-            continue
+        if reach:
+            rows.append((have, reach))
+    if t.groups_by_color[nc]:
+        best = max(colors) if nc else 0  # best + wilds >= length: a colour held most, or wilds alone, pays it
+        top = best + wilds
+        rows.append((best, upto[nc][top if top < cap else cap]))
+    found = []  # (tracks, open-track mask) of each group with a claim, in legal_claims' order
+    for have, reach in rows:
         for gi, length, ferry, wk, g in reach:
             open_mask = gopen[gi]
             if not open_mask:
                 continue
             wild = wilds if wk == 2 else locos if wk else 0
             if wild < ferry or have + wild < length:
-                continue
-            found.append((g.tids, open_mask))
-    if t.groups_by_color[nc]:
-        best = max(colors) if nc else 0  # best + wilds >= length: a colour held most, or wilds alone, pays it
-        top = best + wilds
-        for gi, length, ferry, wk, g in upto[nc][top if top < cap else cap]:
-            open_mask = gopen[gi]
-            if not open_mask:
-                continue
-            wild = wilds if wk == 2 else locos if wk else 0
-            if wild < ferry or best + wild < length:
                 continue
             found.append((g.tids, open_mask))
     positions = game.open_positions
