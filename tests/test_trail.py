@@ -206,3 +206,49 @@ def test_game_end_networks_score_their_exact_longest_trail(path, players):
             named = longest_trail(edges, countries)
             assert score.trail_routes == tuple(sorted(player.claims[i][0] for i in named.edges))
             assert is_trail(edges, named.edges, countries)
+
+
+def _random_networks(rng, places, edges_max, max_len=6):
+    """A random multigraph over `places` numbered places (loops and parallel edges included)."""
+    ends, weights = [], []
+    for _ in range(rng.randint(0, edges_max)):
+        ends.append((rng.randrange(places), rng.randrange(places)))
+        weights.append(rng.randint(1, max_len))
+    return ends, weights
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_trail_of_is_the_reference_route_for_route_on_random_networks(seed):
+    """trail_of's pendant-tree steps (incident lists that lose the routes cut, descents only where there are
+    some) find the very trail of the steps they replaced (tests/trail_reference.py): the same length and the
+    same routes, ties included, on random networks with loops, parallel routes, trees and cycles."""
+    from trail_reference import reference_trail_of
+
+    from ttr_maps.engine.trail import trail_of
+
+    rng = random.Random(seed)
+    for _ in range(400):
+        places = rng.randint(1, 12)
+        ends, weights = _random_networks(rng, places, rng.choice((6, 14, 24)), rng.choice((1, 2, 6)))
+        assert trail_of(ends, weights, places) == reference_trail_of(ends, weights, places), (ends, weights)
+
+
+@pytest.mark.parametrize("path", ["maps/variants/usa.yaml", "maps/variants/marklin.yaml", "maps/variants/europe.yaml"])
+def test_trail_of_is_the_reference_route_for_route_at_game_ends(path):
+    """The same on the networks seeded random games end with (12 games, 2 and 4 players): every player's trail
+    on the board's numbered places is the reference's, route for route."""
+    from trail_reference import reference_trail_of
+
+    from ttr_maps.engine.trail import trail_of
+
+    checked = 0
+    for players in (2, 4):
+        for game, state in _end_states(path, players, 6):
+            ix = game.board_index
+            for p in range(players):
+                routes = [game.t.t_route[tid] for tid in state.claims[p]]
+                ends = [ix.route_nodes[r] for r in routes]
+                weights = [ix.route_length[r] for r in routes]
+                assert trail_of(ends, weights, ix.nodes) == reference_trail_of(ends, weights, ix.nodes)
+                checked += len(routes)
+    assert checked > 300

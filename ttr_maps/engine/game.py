@@ -101,6 +101,7 @@ class Game:
         self.few_players_close = num_players < variant.parallel.all_tracks_from
         self.face_up_count = variant.face_up.count
         self._board_index = None
+        self.position_hooks = None  # State.position: the known mechanics that give a scoring position anything
         for m in self.mechanics:
             m.setup(self)
 

@@ -25,6 +25,7 @@ Decisions where the rules are silent are in docs/scoring.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Callable, Hashable, Iterable
 
 from ..boardgraph import UnionFind
@@ -429,32 +430,33 @@ def _ticket_options(
 def _own_option(ix: BoardIndex, player: PlayerPosition, parent: list[int] | None = None) -> _Option:
     """The one outcome of a player who built no station (_ticket_options with nothing to borrow): the tickets
     its own routes complete, each scoring its best destination reached, the others costing their lowest.
-    `parent`: trail.networks of the player's routes' ends, if the caller has it."""
+    `parent`: trail.networks of the player's routes' ends, if the caller has it. Only the tickets' places are
+    looked up in it (a place no route of the player touches is in no network)."""
     route_nodes = ix.route_nodes
+    claims = player.claims
     if parent is None:
-        parent = networks([route_nodes[r] for r, _t in player.claims], ix.nodes)
-    owned = set()
-    touched = []
-    for r, _t in player.claims:
-        owned.add(r)
-        a, b = route_nodes[r]
-        touched.append(a)
-        touched.append(b)
-    network: dict[int, int] = {}  # a node the player's routes touch -> its network's root
-    for k in touched:
-        r = k
-        while parent[r] != r:
-            r = parent[r]
-        network[k] = r
+        parent = networks([route_nodes[r] for r, _t in claims], ix.nodes)
+    owned = {r for r, _t in claims}
+    touched = set(chain.from_iterable(map(route_nodes.__getitem__, owned)))  # the nodes the player's routes touch
     city, country_ends = ix.city_node, ix.country_ends
 
     def reach(place: str) -> set[int]:
-        """The networks that reach `place`."""
+        """The networks (their roots) that reach `place`."""
         ends = country_ends.get(place)
         if ends is None:
-            r = network.get(city.get(place))
-            return set() if r is None else {r}
-        return {network[k] for r, k in ends if r in owned}
+            k = city.get(place)
+            if k not in touched:
+                return set()
+            while parent[k] != k:
+                k = parent[k]
+            return {k}
+        out = set()
+        for r, k in ends:
+            if r in owned:
+                while parent[k] != k:
+                    k = parent[k]
+                out.add(k)
+        return out
 
     done, missed = [], []
     gained = lost = 0

@@ -15,6 +15,7 @@ from typing import Any, Iterable
 
 from .actions import Action
 from .errors import R_OVER, R_TURN, IllegalAction
+from .mechanic import overrides
 from .phases import OPEN_CASES, PH_OVER, PH_TURN, PHASE_DOC, PHASE_NAMES
 
 _new_random = random.Random.__new__  # random.Random's C constructor, without Random.__init__ seeding it again
@@ -255,22 +256,32 @@ class State:
         """The scoring contract's Position for this state (ttr_maps/engine/position.py)."""
         from .position import PlayerPosition, Position
 
-        t = self.t
+        game = self.game
+        hooks = game.position_hooks
+        if hooks is None:  # the known mechanics' methods that give anything (the defaults give {}, None and 0)
+            known = game.known_mechanics
+            hooks = game.position_hooks = tuple(
+                tuple(m for m in known if overrides(m, name)) for name in ("position", "scoring_data", "live_points"))
+        fields_of, data_of, points_of = hooks
+        claim_of = self.t.t_claim.__getitem__
         players = []
-        known = self.game.known_mechanics
-        for p in range(self.game.num_players):
+        for p in range(game.num_players):
             fields: dict[str, Any] = {}
-            extra = []
-            for m in known:
+            for m in fields_of:
                 fields.update(m.position(self, p))
+            extra = []
+            for m in data_of:
                 data = m.scoring_data(self, p)
                 if data is not None:
                     extra.append((m.name, data))
+            points = self.scores[p]
+            for m in points_of:
+                points -= m.live_points(self, p)
             players.append(
                 PlayerPosition(
-                    claims=tuple((t.t_route[tid], t.t_track[tid]) for tid in self.claims[p]),
+                    claims=tuple(map(claim_of, self.claims[p])),
                     tickets=tuple(self.kept[p]),
-                    route_points=self.scores[p] - sum(m.live_points(self, p) for m in known),
+                    route_points=points,
                     name=f"player {p}",
                     mechanics=tuple(extra),
                     **fields,

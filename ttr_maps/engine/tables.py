@@ -114,6 +114,7 @@ class Tables:
             self.route_tids.append(tuple(tids))
         self.t_route = tuple(t_route)
         self.t_track = tuple(t_track)
+        self.t_claim = tuple(zip(t_route, t_track))  # a track's (route, track index): a scoring position's claim
         self.t_color = tuple(t_color)  # -2: a colour with no cards in this variant (never claimable)
         self.t_len = tuple(t_len)
         self.t_ferry = tuple(t_ferry)

@@ -90,8 +90,8 @@ def trail_of(ends: Sequence[tuple[int, int]], weights: Sequence[int], nodes: int
     groups: dict[int, list[int]] = {}
     sums: dict[int, int] = {}
     for i, (a, _b) in enumerate(ends):
-        while parent[a] != a:
-            a = parent[a]
+        while parent[a] != a:  # (halving the path on the way: the next edge's walk is shorter)
+            parent[a] = a = parent[parent[a]]
         g = groups.get(a)
         if g is None:
             groups[a] = [i]
@@ -120,7 +120,7 @@ def _network_trail(ends: Sequence[tuple[int, int]], weights: Sequence[int], comp
     """The longest trail of one connected network (its edges `component`, in order; `total` their length)."""
     if len(component) <= 2:  # one or two connected routes always make one trail
         return Trail(total, frozenset(component))
-    incident: dict[int, list[int]] = {}
+    incident: dict[int, list[int]] = {}  # place -> its routes not yet cut off, in the component's order
     for i in component:
         u, v = ends[i]
         ids = incident.get(u)
@@ -133,40 +133,49 @@ def _network_trail(ends: Sequence[tuple[int, int]], weights: Sequence[int], comp
             incident[v] = [i]
         else:
             ids.append(i)  # a loop appears twice: degree 2
-    odd = {x for x, ids in incident.items() if len(ids) & 1}
+    leaves = []
+    odd = []
+    for x, ids in incident.items():
+        if len(ids) & 1:
+            odd.append(x)
+            if len(ids) == 1:
+                leaves.append(x)
     if not odd:
         return Trail(total, frozenset(component))
 
-    alive, descents, best = _pendant_trees(ends, weights, component, incident)
-    if not alive:
+    cut, descents, best = _pendant_trees(ends, weights, incident, leaves)
+    if len(cut) == len(component):
         return Trail(best[0], frozenset(best[1]))
-    return _core_trail(ends, weights, component, alive, descents, odd, best)
+    alive = set(component).difference(cut)
+    for x in incident:
+        if x not in descents:
+            descents[x] = []
+    return _core_trail(ends, weights, component, alive, descents, set(odd), best)
 
 
-def _pendant_trees(ends: Sequence[tuple[int, int]], weights: Sequence[int], component: list[int],
-                   incident: dict[int, list[int]]) -> tuple[set[int], dict, tuple[int, tuple[int, ...]]]:
-    """Step 2: cut off the pendant trees. The routes left (the core), descents[x] = the two longest (length,
-    routes) down from place x (longest first; an equal one after those already there), and the longest trail
-    within the trees: the place whose two descents are longest (length, routes)."""
-    degree = {x: len(ids) for x, ids in incident.items()}
-    alive = set(component)
-    descents: dict[int, list[tuple[int, tuple[int, ...]]]] = {x: [] for x in incident}
-    queue = [x for x, d in degree.items() if d == 1]
+def _pendant_trees(ends: Sequence[tuple[int, int]], weights: Sequence[int], incident: dict[int, list[int]],
+                   leaves: list[int]) -> tuple[list[int], dict, tuple[int, tuple[int, ...]]]:
+    """Step 2: cut off the pendant trees, starting from the places of degree 1 (`leaves`, in the incident
+    order); `incident` loses the routes cut. The routes cut, descents[x] = the two longest (length, routes)
+    down from place x (longest first; an equal one after those already there; only places with a descent),
+    and the longest trail within the trees: the place whose two descents are longest (length, routes)."""
+    descents: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+    cut = []
+    queue = leaves
     while queue:
         x = queue.pop()
-        if degree[x] != 1:
+        ids = incident[x]
+        if len(ids) != 1:  # cut off already, or not a leaf (a place is queued when its degree falls to 1)
             continue
-        for i in incident[x]:
-            if i in alive:
-                break
-        alive.discard(i)
+        i = ids.pop()
+        cut.append(i)
         u, v = ends[i]
         y = v if u == x else u
-        dx = descents[x]
+        dx = descents.get(x)
         item = (weights[i] + dx[0][0], (i,) + dx[0][1]) if dx else (weights[i], (i,))
-        dy = descents[y]
-        if not dy:
-            dy.append(item)
+        dy = descents.get(y)
+        if dy is None:
+            descents[y] = [item]
         elif len(dy) == 1:
             if item[0] > dy[0][0]:
                 dy.insert(0, item)
@@ -177,22 +186,28 @@ def _pendant_trees(ends: Sequence[tuple[int, int]], weights: Sequence[int], comp
             dy[0] = item
         elif item[0] > dy[1][0]:
             dy[1] = item
-        degree[x] = 0
-        degree[y] -= 1
-        if degree[y] == 1:
+        iy = incident[y]
+        iy.remove(i)
+        if len(iy) == 1:
             queue.append(y)
-    # The place whose two descents are longest (on a tie, the greatest routes tuple: max() of the pairs).
+    # The place whose two descents are longest (on a tie, the greatest routes tuple: max() of the pairs, which
+    # does not depend on the order the places are looked at in).
     most = -1
     richest_places: list = []
     for ds in descents.values():
-        n = ds[0][0] + ds[1][0] if len(ds) == 2 else ds[0][0] if ds else 0
+        n = ds[0][0] + ds[1][0] if len(ds) == 2 else ds[0][0]
         if n > most:
             most = n
             richest_places = [ds]
         elif n == most:
             richest_places.append(ds)
+    if not richest_places:
+        return cut, descents, (0, ())
+    if len(richest_places) == 1:
+        ds = richest_places[0]
+        return cut, descents, (most, ds[0][1] + ds[1][1] if len(ds) == 2 else ds[0][1])
     best = max((most, tuple(i for d in ds for i in d[1])) for ds in richest_places)
-    return alive, descents, best
+    return cut, descents, best
 
 
 def _core_trail(ends: Sequence[tuple[int, int]], weights: Sequence[int], component: list[int], alive: set[int],
