@@ -207,6 +207,7 @@ def test_expert_filler_with_blocks_equals_the_plain_choice(variant, whole, monke
 
     monkeypatch.setattr(ExpertBot, "filler", checked)
     monkeypatch.setattr(ExpertBot, "_harm", searched)
+    monkeypatch.setattr(ExpertBot, "block_players", 4)  # the expert blocks at two players: here at four
     game = Game.from_file(ROOT / "maps" / "variants" / f"{variant}.yaml", 4)
     for seed in range(1, 5):
         play_game(game, ["expert"] * 4, seed, seed)
@@ -214,3 +215,24 @@ def test_expert_filler_with_blocks_equals_the_plain_choice(variant, whole, monke
     assert seen["blocks"] > 3
     if not whole:  # fewer detours searched than routes on the joins looked at
         assert seen["searched"] < seen["on_joins"] * 0.7
+
+
+def test_expert_blocks_at_two_players_only(monkeypatch):
+    """The expert's filler weighs blocks (an opponent's join searched) at two players and never at three or four
+    (ExpertBot.block_players): there it searches no join at all."""
+    from ttr_maps.simulate.runner import play_game
+
+    joins = ExpertBot._gap_joins
+    seen: dict[int, int] = {}
+
+    def counted(self):
+        seen[self.bd.n] = seen.get(self.bd.n, 0) + 1
+        return joins(self)
+
+    monkeypatch.setattr(ExpertBot, "_gap_joins", counted)
+    for players in (2, 3, 4):
+        game = Game.from_file(ROOT / "maps" / "variants" / "usa.yaml", players)
+        for seed in range(1, 4):
+            play_game(game, ["expert"] * players, seed, seed)
+    assert seen.get(2, 0) > 10
+    assert 3 not in seen and 4 not in seen

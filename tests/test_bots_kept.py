@@ -140,6 +140,7 @@ def test_kept_opponent_costs_equal_the_plain_table(variant, monkeypatch):
         return got
 
     monkeypatch.setattr(expert.ExpertBot, "_cost_for", checked)
+    monkeypatch.setattr(expert.ExpertBot, "block_players", 4)  # the expert blocks at two players: here at four
     game = Game.from_file(ROOT / "maps" / "variants" / f"{variant}.yaml", 4)
     for seed in range(1, 5):
         play_game(game, ["expert"] * 4, seed, seed)

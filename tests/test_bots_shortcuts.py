@@ -196,6 +196,7 @@ def test_expert_detours_in_games_cost_what_the_plain_join_finds(variant, monkeyp
         return got
 
     monkeypatch.setattr(expert, "_detour", checked)
+    monkeypatch.setattr(expert.ExpertBot, "block_players", 4)  # the expert blocks at two players: here at four
     game = _game(variant, 4)
     for seed in range(1, 4):
         play_game(game, ["expert"] * 4, seed, seed)
