@@ -4,6 +4,8 @@
   (countries, places with one neighbour) unless one is the destination: the same path, ties included, as the
   search that keeps them, on random costs with many ties and free routes;
 - a turn splits the legal list at its first action other than a card draw: the engine lists the draws first;
+- a stalled turn's claim, the most points, is the first claimable route in that order, tested one by one:
+  the same route as the least points_rank among every claimable route;
 - Knowledge keeps every seat's trains from the counts it read when it saw that seat claim, and its own
   network's places until its next claim: the same as asking the view and working them out, at every
   decision of seeded games;
@@ -119,6 +121,37 @@ def test_turn_split_and_kept_trains_match_the_view(variant, players, monkeypatch
     for seed in range(1, 4):
         play_game(game, bots, seed, seed)
     assert seen["turns"] > 100 and seen["looks"] > 100
+
+
+@pytest.mark.parametrize("variant,players,bots,scans", [
+    ("usa", 4, PLANNING, 20), ("usa", 4, ["expert"] * 4, 20), ("marklin", 4, PLANNING, 20),
+    ("europe", 3, PLANNING[1:], 5),  # (fewer: a tunnel the bot waits on lists every claimable route first)
+])
+def test_top_claim_equals_the_most_points_of_every_claimable_route(variant, players, bots, scans, monkeypatch):
+    """A stalled turn's claim (and the last resort's) is the claimable route of the most points, ties to the
+    lowest route: tested route by route in that order, it is the least points_rank among every claimable
+    route the engine lists, or None when it lists none, at every such turn of seeded games (the bots stall
+    after 2 turns without a claim here, so that many turns ask)."""
+    from ttr_maps.simulate.runner import play_game
+
+    seen = {"asked": 0, "scanned": 0}
+    top_claim = planner.PlanningBot.top_claim
+
+    def checked(self, view, hand, claims):
+        scanned = type(claims) is planner._RouteClaims and claims._routes is None
+        got = top_claim(self, view, hand, claims)
+        listed = list(claims.legal.routes if scanned else claims)
+        assert got == (min(listed, key=lambda r: (-self.bd.points[r], r)) if listed else None)
+        seen["asked"] += 1
+        seen["scanned"] += scanned
+        return got
+
+    monkeypatch.setattr(planner.PlanningBot, "top_claim", checked)
+    monkeypatch.setattr(planner.PlanningBot, "stall_turns", 2)
+    game = _game(variant, players)
+    for seed in range(1, 5):
+        play_game(game, bots, seed, seed)
+    assert seen["scanned"] > scans
 
 
 def _walk_cost(bd, cost, path, start, ends):

@@ -414,9 +414,10 @@ class PlanningBot(Bot):
             target = self.filler_once(view, hand)
             if target and target[0] in claims:
                 return self._claimed(view, self.pay(target[0], claims[target[0]], hand, plan))
-        if view.turn - self.last_claim_turn > self.stall_turns and sum(hand) >= 10 and claims:
-            r = min(claims, key=bd.points_rank.__getitem__)  # the most points, ties to the lowest route
-            return self._claimed(view, self.pay(r, claims[r], hand, plan))
+        if view.turn - self.last_claim_turn > self.stall_turns and sum(hand) >= 10:
+            r = self.top_claim(view, hand, claims)
+            if r is not None:
+                return self._claimed(view, self.pay(r, claims[r], hand, plan))
         if draws:
             a = self.draw(view, hand, draws, plan, second=False)
             if a is not None:
@@ -475,12 +476,31 @@ class PlanningBot(Bot):
         return self.draw_for(view, hand, draws, plan.routes or self.filler_once(view, hand), second)
 
     def draw_for(self, view, hand, draws, targets: list[int], second: bool):
-        """A card draw for the colours `targets` (routes) miss."""
+        """A card draw for the colours `targets` (routes) miss.
+
+        A second card after a blind first one, for the same routes (the same kept prep: no claim since), whose
+        cards wanted do not depend on the hand (no gray route, no route with open tracks of two colours), is
+        blind again without a look: the face-up row is as it was (a blind card leaves it alone), and with the
+        cards wanted fixed a card more in hand only lowers what each face-up colour misses, which was nothing
+        (else a face-up card, not the blind one, would have been the first: pick_draw), and the locomotives
+        missing; tests/test_bots_draws.py holds this to the long way."""
         bd = self.bd
         prep = draw_prep(bd, targets, self.know)  # (draw_needs, the focus asked for only when pick_draw needs it)
+        if second:
+            if self._blind_first is prep and self._blind_turn == view.turn and type(draws[0]) is DrawBlind:
+                return draws[0]
         need, loco_need = prep.needs(hand)
-        return pick_draw(bd, draws, view.face_up, need, hand, loco_need, second, self.take_face_up_locos,
-                         lambda: prep.focus(hand))
+        a = pick_draw(bd, draws, view.face_up, need, hand, loco_need, second, self.take_face_up_locos,
+                      prep.focus)
+        if not second:
+            if type(a) is DrawBlind and not prep.mixed and not prep.grays:
+                self._blind_first, self._blind_turn = prep, view.turn
+            else:
+                self._blind_first = None
+        return a
+
+    _blind_first = None  # the kept prep of this turn's first card when that card was blind (draw_for)
+    _blind_turn = -1
 
     _plan_turn = -1  # the turn whose first decision (turn) brought the plan up to date
 
@@ -490,10 +510,26 @@ class PlanningBot(Bot):
         plan = self.plan if self._plan_turn == view.turn and self.plan is not None else self.current_plan(view)
         return self.draw(view, view.hand, legal, plan, second=True)
 
-    def fallback(self, view, hand, claims, others, plan):
+    def top_claim(self, view, hand, claims) -> int | None:
+        """The claimable route of the most points, ties to the lowest route (None: none is claimable).
+
+        From a RouteLegal not yet asked for every claimable route, the routes are tested one by one in that
+        order (BoardData.by_points), the first claimable one being the answer, and one longer than the hand
+        could pay skipped without a test (longest_claim): a stalled turn (most of them claim) asked the engine
+        for every claimable route to take one. tests/test_bots_shortcuts.py holds it to the whole list's."""
         bd = self.bd
-        if claims:
-            r = min(claims, key=bd.points_rank.__getitem__)  # the most points, ties to the lowest route
+        if type(claims) is _RouteClaims and claims._routes is None:
+            top = longest_claim(bd, hand, view.trains(self.seat))
+            can, length = claims.legal.can_claim, bd.length
+            for r in bd.by_points:
+                if length[r] <= top and can(r):
+                    return r
+            return None
+        return min(claims, key=bd.points_rank.__getitem__) if claims else None  # (the least rank: see above)
+
+    def fallback(self, view, hand, claims, others, plan):
+        r = self.top_claim(view, hand, claims)
+        if r is not None:
             return self.pay(r, claims[r], hand, plan)
         for a in others:
             if type(a) is DrawTickets and not self.endgame(view):

@@ -861,26 +861,64 @@ def pick_draw(bd: BoardData, legal_draws: list, face_up: list[int], need: list[i
     """A card draw for the colours the plan lacks (`need` less `hand`, per colour): a face-up card of the
     most-missing colour, else blind.
 
-    `focus` (a colour, or a function giving it, asked only when face-up cards of two colours are wanted: with
-    one, it cannot change the card taken) is preferred when it is face up. A face-up locomotive is
+    `focus` (a colour, or a function of the hand giving it, asked only when face-up cards of two colours are
+    wanted: with one, it cannot change the card taken) is preferred when it is face up. A face-up locomotive is
     taken as a first card when the plan needs locomotives (ferries) or, with
     `take_locos`, when nothing wanted is face up and much is missing. Where a
     face-up locomotive is one card like any other, it is a wild card for the
     price of one: taken first or second whenever the plan misses cards it pays.
+
+    `legal_draws` is the engine's list (cards.legal_draws): the blind card first when it may be drawn, then
+    face-up slots in order.
     """
-    blind = None
     LOCO, NC = bd.LOCO, bd.NC
+    n = len(legal_draws)
+    off = 1 if n and type(legal_draws[0]) is DrawBlind else 0
+    if n - off == len(face_up):
+        # Every slot may be taken (most draws): the engine lists the blind card first, then the slots in order
+        # (cards.legal_draws), so slot s is legal_draws[off + s] and the row itself is read, not the actions.
+        best, best_d = -1, 0  # the slot of the colour the plan misses most (the first such slot)
+        loco = -1  # a face-up locomotive's slot (the last such slot)
+        first_k, two = -1, False  # the first wanted colour face up; whether another one is
+        s = 0
+        for k in face_up:
+            if k < NC:  # (LOCO is NC; a full row has no empty slot, -1)
+                dk = need[k] - hand[k]
+                if dk > 0:  # (a colour missing nothing scores 0, never above the best so far)
+                    if first_k < 0:
+                        first_k = k
+                    elif k != first_k:
+                        two = True
+                    if dk > best_d:
+                        best, best_d = s, dk
+            elif k == LOCO:
+                loco = s
+            s += 1
+        if loco >= 0 and bd.loco_one_card and (loco_need > 0 or (bd.loco_everywhere and _missing(need, hand) > 0)):
+            return legal_draws[off + loco]
+        if best >= 0:
+            if two:  # the focus colour scores 100 more: with one wanted colour face up, the same card
+                if callable(focus):
+                    focus = focus(hand)
+                if 0 <= focus < NC:
+                    fd = need[focus] - hand[focus]
+                    if fd > 0 and focus in face_up:  # its first slot, unless another colour scores more (or as
+                        fs = 100 + 2 * fd  # much, earlier)
+                        fslot = face_up.index(focus)
+                        if fs > 2 * best_d or (fs == 2 * best_d and fslot < best):
+                            best = fslot
+            return legal_draws[off + best]
+        if loco >= 0 and not second:
+            if loco_need > 0 or (take_locos and _missing(need, hand) >= 3):
+                return legal_draws[off + loco]
+        return legal_draws[0] if n else None  # the blind card, else (the deck gone) the lowest slot
+    # Some slots only (a locomotive that may not be taken second, an empty slot): the slots listed.
+    blind = legal_draws[0] if off else None
     best, best_score = None, 0  # the face-up card of the colour the plan misses most (the first such slot)
     loco = None  # a face-up locomotive (the last such slot)
     firsts: dict[int, object] = {}  # wanted colour face up -> its first slot
-    for a in legal_draws:
-        if type(a) is DrawBlind:
-            blind = a
-            continue
+    for a in legal_draws[1:] if off else legal_draws:
         k = face_up[a.slot]
-        if k == LOCO:
-            loco = a
-            continue
         if k < NC:
             dk = need[k] - hand[k]
             if dk > 0:  # (a colour missing nothing scores 0, never above the best so far)
@@ -889,12 +927,14 @@ def pick_draw(bd: BoardData, legal_draws: list, face_up: list[int], need: list[i
                 score = dk * 2
                 if score > best_score:
                     best, best_score = a, score
+        elif k == LOCO:
+            loco = a
     if loco is not None and bd.loco_one_card and (loco_need > 0 or (bd.loco_everywhere and _missing(need, hand) > 0)):
         return loco
     if best is not None:
         if len(firsts) > 1:  # the focus colour scores 100 more: with one wanted colour face up, the same card
             if callable(focus):
-                focus = focus()
+                focus = focus(hand)
             fa = firsts.get(focus)
             if fa is not None:  # its first slot, unless another colour scores more (or as much, earlier)
                 fs = 100 + 2 * (need[focus] - hand[focus])
