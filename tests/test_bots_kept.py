@@ -90,6 +90,106 @@ def test_kept_journeys_equal_new_searches(monkeypatch):
     assert seen["across_claims"] > 5
 
 
+@pytest.mark.parametrize("variant,players", [("usa", 4), ("europe", 4)])
+def test_plan_kept_after_an_own_claim_away_from_it(variant, players, monkeypatch):
+    """Through seeded default-table games, a bot's own claim off its plan rebuilds the plan only when the
+    claimed route meets the network (ends on a planned route or an open ticket's end, itself or through the
+    seat's own routes). A plan kept after a claim away from it still joins every ticket it reached (with the
+    seat's routes); a plan rebuilt after a claim that meets the network is
+    a new build on the seat's costs. The games must have both kinds of claim."""
+    from ttr_maps.simulate.runner import play_game
+
+    current = planner.PlanningBot.current_plan
+    seen = {"kept": 0, "rebuilt": 0}
+
+    def checked(self, view):
+        old = self.plan
+        own_off = []
+        if old is not None and view.tickets == self._plan_tickets:
+            know = self.know
+            own_off = [r for r in know.changed if know.mine[r] and r not in self.plan_set]
+            others_on = any(r in self.plan_set and not know.mine[r] for r in know.changed)
+            if others_on or old.trains > view.trains(self.seat):
+                own_off = []
+            bd = self.bd
+            places = {x for r in old.routes + old.borrowed for x in bd.ends[r]}
+            places.update(x for k in self.todo for x in bd.ticket_ends[k])
+        plan = current(self, view)
+        if not own_off:
+            return plan
+        know = self.know
+        meets = any(not places.isdisjoint(know.component(x)) for r in own_off for x in bd.ends[r])
+        if plan is old:
+            assert not meets  # (so it completed no ticket: an open ticket's end would be in its component)
+            for k in plan.reachable:
+                a, b = bd.ticket_ends[k]
+                assert know.connected(a, b, plan.routes + plan.borrowed)
+            seen["kept"] += 1
+        else:
+            assert meets
+            assert _fields(plan) == _fields(self.make_plan(view, self.todo))
+            seen["rebuilt"] += 1
+        return plan
+
+    monkeypatch.setattr(planner.PlanningBot, "current_plan", checked)
+    game = Game.from_file(ROOT / "maps" / "variants" / f"{variant}.yaml", players)
+    for seed in range(1, 5):
+        play_game(game, ["expert", "route-focus", "ticket-hungry", "long-route"], seed, seed)
+    assert seen["kept"] > 5 and seen["rebuilt"] > 5
+
+
+@pytest.mark.parametrize("variant,players", [("usa", 4), ("europe", 4), ("marklin", 2)])
+def test_plan_repaired_after_other_seats_cut_it(variant, players, monkeypatch):
+    """Through seeded default-table games, when other seats' claims cut a bot's plan (and nothing else asks for
+    a new one), the tickets whose paths the claims missed keep those paths and only the cut tickets are
+    planned again: the repaired plan's paths join every ticket it reaches, its routes are open to the seat and
+    its trains are theirs, and each search it made was for a cut ticket (one search each). Plans rebuilt
+    whole are new builds (tests above). The games must repair some plans."""
+    from ttr_maps.simulate.runner import play_game
+
+    repair = planning.repair_plan
+    seen = {"repaired": 0, "kept_paths": 0}
+
+    def checked(know, plan, cut, todo):
+        old_paths = dict(plan.paths)
+        searched = []
+
+        def counted(bd, cost, a, b):
+            searched.append((a, b))
+            return shortest(bd, cost, a, b)
+
+        monkeypatch.setattr(planning, "shortest_path", counted)
+        try:
+            got = repair(know, plan, cut, todo)
+        finally:
+            monkeypatch.setattr(planning, "shortest_path", shortest)
+        if got is None:
+            return got
+        bd = know.bd
+        again = [k for k in todo if k in old_paths and not cut.isdisjoint(old_paths[k])]
+        assert sorted(searched) == sorted(bd.ticket_ends[k] for k in again)
+        new_paths = dict(got.paths)
+        for k in todo:
+            if k in old_paths and k not in again:
+                assert new_paths[k] == old_paths[k]
+                seen["kept_paths"] += 1
+        assert sorted(got.reachable + got.unreachable) == sorted(todo)
+        for k in got.reachable:
+            a, b = bd.ticket_ends[k]
+            assert know.connected(a, b, got.routes + got.borrowed)
+        assert all(know.open[r] and not know.mine[r] for r in got.routes)
+        assert got.trains == sum(bd.length[r] for r in got.routes)
+        seen["repaired"] += 1
+        return got
+
+    shortest = planning.shortest_path
+    monkeypatch.setattr(planner, "repair_plan", checked)
+    game = Game.from_file(ROOT / "maps" / "variants" / f"{variant}.yaml", players)
+    for seed in range(1, 5):
+        play_game(game, ["expert", "route-focus", "ticket-hungry", "long-route"][:players], seed, seed)
+    assert seen["repaired"] > 5 and seen["kept_paths"] > 3
+
+
 @pytest.mark.parametrize("variant", ["usa", "marklin"])
 def test_bounded_ticket_choices_equal_whole_values(variant, monkeypatch):
     """Through seeded games of the default table, every ticket choice of the planning styles (the network of

@@ -39,6 +39,7 @@ from .planning import (
     longest_claim,
     pick_draw,
     plan_network,
+    repair_plan,
     tickets_done,
 )
 from .view import FLAG, JOURNEY, KEEP, MIX, PASSENGER, SECOND, TUNNEL, TURN
@@ -317,33 +318,83 @@ class PlanningBot(Bot):
 
     def current_plan(self, view) -> Plan:
         tickets = view.tickets
-        changes = self.know.take_changes()
+        know = self.know
+        changes = know.take_changes()
         dirty = self.plan is None or tickets != self._plan_tickets
+        cut = None
         if not dirty and changes:
             ps = self.plan_set
-            mine = self.know.mine
+            mine = know.mine
             plan = self.plan
+            borrowed = plan.borrowed
             for r in changes:  # (most are other seats' claims off the plan: two tests each)
                 if r in ps:
-                    if mine[r] and not self.replan_after_own_claim and r in plan.routes:
-                        # Our own claim of a planned route: the rest of the network still joins the tickets at
-                        # the same cost, so the plan keeps it (a rebuild found the same network up to ties).
-                        plan.routes.remove(r)
-                        plan.trains -= self.bd.length[r]
-                        ps.discard(r)
+                    if mine[r]:
+                        if not self.replan_after_own_claim and r in plan.routes:
+                            # Our own claim of a planned route: the rest of the network still joins the tickets
+                            # at the same cost, so the plan keeps it (a rebuild found the same network up to ties).
+                            plan.routes.remove(r)
+                            plan.trains -= self.bd.length[r]
+                            ps.discard(r)
+                            continue
+                        dirty = True
+                        break
+                    # Another seat's claim on a planned route (or a borrowed route changed): the tickets whose
+                    # paths it cut are planned again, the others keep their paths (repair_plan). A route still
+                    # open to us (a double route's other track) costs what it did: nothing to plan again.
+                    if know.open[r] and r not in borrowed:
                         continue
-                    dirty = True
-                    break
+                    if cut is None:
+                        cut = set()
+                    cut.add(r)
+                    continue
                 if mine[r]:
-                    dirty = True
-                    break
+                    # Our own claim off the plan (a filler, a long route): re-plan only when it meets the
+                    # network (a planned route or an open ticket's end, itself or through our routes), where it
+                    # may join tickets or shorten a path; a route claimed away from it leaves a plan that still
+                    # works. The plan is also rebuilt once it needs more trains than are left (a style may give
+                    # tickets up then).
+                    if self._meets_network(r) or plan.trains > view.trains(self.seat):
+                        dirty = True
+                        break
+            if cut is not None and not dirty:
+                # Repaired only while no station of ours came since the plan was built (the only way, besides
+                # our own claims, that a cost falls), and kept only while the trains left still cover it.
+                if len(know.my_stations) == self._plan_stations:
+                    _, todo = tickets_done(know, tickets)
+                    planned = set(plan.reachable)
+                    planned.update(plan.unreachable)
+                    got = repair_plan(know, plan, cut, [k for k in todo if k in planned])
+                    if got is not None and got.trains <= view.trains(self.seat):
+                        self._set_plan(got, todo, tickets)
+                        return got
+                dirty = True
         if dirty:
-            _, todo = tickets_done(self.know, tickets)
-            self.todo = todo
-            self.plan = self.make_plan(view, todo)
-            self.plan_set = set(self.plan.routes) | set(self.plan.borrowed)
-            self._plan_tickets = tickets
+            _, todo = tickets_done(know, tickets)
+            self._set_plan(self.make_plan(view, todo), todo, tickets)
         return self.plan
+
+    def _set_plan(self, plan: Plan, todo: list[int], tickets: list[int]) -> None:
+        self.todo = todo
+        self.plan = plan
+        self.plan_set = set(plan.routes) | set(plan.borrowed)
+        ends, ticket_ends = self.bd.ends, self.bd.ticket_ends
+        places = self._plan_places = {x for r in plan.routes for x in ends[r]}
+        places.update(x for r in plan.borrowed for x in ends[r])
+        places.update(x for k in todo for x in ticket_ends[k])
+        self._plan_tickets = tickets
+        self._plan_stations = len(self.know.my_stations)
+
+    _plan_stations = 0
+    _plan_places: set[int] = set()  # places of the plan's routes and open tickets, as of its last build
+
+    def _meets_network(self, r: int) -> bool:
+        """Does our route r touch the plan's routes or an open ticket's end, itself or through our routes?"""
+        places = self._plan_places
+        a, b = self.bd.ends[r]
+        if a in places or b in places:
+            return True
+        return not places.isdisjoint(self.know.component(a))
 
     def turn(self, view, legal):
         bd = self.bd

@@ -452,7 +452,7 @@ class Knowledge:
 class Plan:
     """The routes a seat still wants, and what they cost."""
 
-    __slots__ = ("routes", "trains", "cost", "reachable", "unreachable", "borrowed", "version")
+    __slots__ = ("routes", "trains", "cost", "reachable", "unreachable", "borrowed", "version", "paths")
 
     def __init__(self) -> None:
         self.routes: list[int] = []  # to claim, in the order they were added
@@ -462,6 +462,7 @@ class Plan:
         self.unreachable: list[int] = []
         self.borrowed: list[int] = []  # opponents' routes to use through a station
         self.version = -1
+        self.paths: tuple = ()  # (ticket, its path's routes) per reachable ticket, in the order they were planned
 
 
 def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | None = None,
@@ -501,9 +502,10 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
     plan.version = know.version
     n = len(order)
     if start:
-        c, routes, trains, pcost, reachable, unreachable, borrowed, used = got
+        c, routes, trains, pcost, reachable, unreachable, borrowed, used, paths = got
         plan.routes, plan.trains, plan.cost = routes[:], trains, pcost
         plan.reachable, plan.unreachable, plan.borrowed = reachable[:], unreachable[:], borrowed[:]
+        plan.paths = paths
         if start == n:  # the whole network kept: no search, so no copy of its costs to search on
             return plan
         c = c[:]
@@ -514,6 +516,7 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
         c = (cost or know.cost)[:]
         used = set()
         trains, pcost = 0, 0.0
+        paths = ()
     mine = know.mine
     open_ = know.open
     length = bd.length
@@ -532,6 +535,7 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
         else:
             reachable.append(k)
             path = res[1]
+            paths += ((k, path),)
             used.update(path)
             for r in path:
                 x = c[r]
@@ -546,11 +550,66 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
         if cache is not None:
             key = tuple(order[: i + 1])
             entry = cache[key] = (c[:], routes[:], trains, pcost, reachable[:], unreachable[:], borrowed[:],
-                                  frozenset(used))
+                                  frozenset(used), paths)
             if shared is not None and len(shared) < SHARED_PLANS:
                 shared[key] = (c[:], *entry[1:])
-    plan.trains, plan.cost = trains, pcost
+    plan.trains, plan.cost, plan.paths = trains, pcost, paths
     return plan
+
+
+def repair_plan(know: Knowledge, plan: Plan, cut: set[int], todo: list[int]) -> Plan | None:
+    """`plan` again after other seats' claims cut some of its paths (`cut`: the claimed routes), with only the
+    costs of routes raised since it was built: the tickets of `todo` whose paths `cut` misses keep them (their
+    routes free, as planned), and only the tickets whose paths it cut are searched again, with every kept path
+    free, most points first. Tickets the plan did not reach stay unreached (no cost fell). None when the plan
+    has no path for some ticket of `todo` it is asked about (a full build is needed)."""
+    bd = know.bd
+    kept, again = [], []
+    paths = dict(plan.paths)
+    unreachable = set(plan.unreachable)
+    for k in todo:
+        path = paths.get(k)
+        if path is None:
+            if k not in unreachable:
+                return None
+        elif cut.isdisjoint(path):
+            kept.append((k, path))
+        else:
+            again.append(k)
+    again.sort(key=bd.ticket_order_key.__getitem__)
+    c = know.cost[:]
+    out = Plan()
+    out.version = know.version
+    routes, reachable, borrowed = out.routes, out.reachable, out.borrowed
+    out.unreachable = [k for k in plan.unreachable if k in todo]
+    mine, open_, length = know.mine, know.open, bd.length
+    trains, pcost = 0, 0.0
+    new_paths = ()
+    ticket_ends = bd.ticket_ends
+    for k, path in kept + [(k, None) for k in again]:
+        if path is None:
+            a, b = ticket_ends[k]
+            res = shortest_path(bd, c, a, b)
+            if res is None:
+                out.unreachable.append(k)
+                continue
+            path = res[1]
+        reachable.append(k)
+        new_paths += ((k, path),)
+        for r in path:
+            x = c[r]
+            if x > 0:
+                if x == INF:  # (a kept path closed some other way)
+                    return None
+                pcost += x
+                c[r] = 0.0
+                if open_[r]:
+                    routes.append(r)
+                    trains += length[r]
+                elif not mine[r]:
+                    borrowed.append(r)
+    out.trains, out.cost, out.paths = trains, pcost, new_paths
+    return out
 
 
 def _refresh_plans(know: Knowledge) -> None:
