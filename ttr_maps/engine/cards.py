@@ -243,8 +243,11 @@ def can_draw_second(state: State) -> bool:
     return any(k >= 0 and k != loco for k in state.face_up)
 
 
-def apply_draw_face_up(state: State, action: DrawFaceUp, second: bool = False) -> None:
-    """The handler of DrawFaceUp: the first card of a turn, or with `second` the second."""
+def apply_draw_face_up(state: State, action: DrawFaceUp, second: bool | None = None) -> None:
+    """The handler of DrawFaceUp: the first card of a turn, or the second (`second`; None: the state's phase
+    says which, so one handler serves both phases without a wrapper call)."""
+    if second is None:
+        second = state.phase == PH_SECOND
     slot = action.slot
     fu = state.face_up
     if type(slot) is not int or not 0 <= slot < len(fu):  # (an int's test without a call; isinstance's below)
@@ -273,8 +276,11 @@ def apply_draw_face_up(state: State, action: DrawFaceUp, second: bool = False) -
         state.begin_second_draw()
 
 
-def apply_draw_blind(state: State, action: DrawBlind | None = None, second: bool = False) -> None:
-    """The handler of DrawBlind: the first card of a turn, or with `second` the second."""
+def apply_draw_blind(state: State, action: DrawBlind | None = None, second: bool | None = None) -> None:
+    """The handler of DrawBlind: the first card of a turn, or the second (`second`; None: the state's phase
+    says which)."""
+    if second is None:
+        second = state.phase == PH_SECOND
     deck = state.deck
     kind = deck.pop() if deck else draw_top(state)
     if kind < 0:

@@ -687,8 +687,9 @@ def place_trains(state: State, tid: int) -> None:
     tid_group = t.tid_group
     gi, b = tid_group[tid]
     if gi >= 0:
+        b = ~b
         for go in state.group_open:
-            go[gi] &= ~b
+            go[gi] &= b
     mine = state.group_open[p]
     for other in t.parallel_tids[r]:
         gi, b = tid_group[other]

@@ -50,6 +50,30 @@ def take_payment(state: State, counts: tuple[int, int, int, int, int]) -> None:
         hand[t.PASS] -= npass
 
 
+def pay(state: State, counts: tuple[int, int, int, int, int]) -> None:
+    """take_payment, then discard_payment: the cards of a claim go from the hand to the discards (one call)."""
+    t = state.t
+    hand = state.hands[state.current]
+    d = state.discard
+    color, nc, nl, nb, npass = counts
+    if nc:
+        hand[color] -= nc
+        d[color] += nc
+    if nl:
+        k = t.LOCO
+        hand[k] -= nl
+        d[k] += nl
+    if nb:
+        k = t.BIG
+        hand[k] -= nb
+        d[k] += nb
+    if npass:
+        k = t.PASS
+        hand[k] -= npass
+        d[k] += npass
+    state.discard_total += nc + nl + nb + npass
+
+
 def return_payment(state: State, counts: tuple[int, int, int, int, int]) -> None:
     t = state.t
     hand = state.hands[state.current]

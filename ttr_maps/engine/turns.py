@@ -26,7 +26,7 @@ from .errors import R_PASS, IllegalAction
 from .events import Claimed
 from .first_player import first_player
 from .legal import LegalActions
-from .payments import discard_payment, take_payment
+from .payments import pay
 from .phases import (
     PH_KEEP,
     PH_OVER,
@@ -85,8 +85,16 @@ def legal_actions(s: State, payments: bool = True) -> list[Action]:
             cards.legal_draws(s, out, False)
         if payments:
             claims.legal_claims(s, out)
-        tickets.legal_draw(s, out)
-        for legal in s.game.turn_legal:
+        game = s.game
+        if game.draw_mix:
+            tickets.legal_draw(s, out)
+        else:  # tickets.legal_draw's plain draw, inlined (a call less a turn)
+            piles = s.piles
+            for name in game.draw_piles:
+                if piles.get(name):
+                    out.append(game.draw_tickets_plain)
+                    break
+        for legal in game.turn_legal:
             legal(s, out)
         if not out and (payments or not out.routes):  # type: ignore[attr-defined]
             out.append(PASS)
@@ -263,14 +271,6 @@ def _next_setup_seat(s: State) -> None:
 
 
 # ---------------------------------------------------------------------- dispatch
-def _draw_face_up_second(s: State, a: DrawFaceUp) -> None:
-    cards.apply_draw_face_up(s, a, True)
-
-
-def _draw_blind_second(s: State, a: DrawBlind) -> None:
-    cards.apply_draw_blind(s, a, True)
-
-
 def _claim(s: State, a: ClaimTrack) -> None:
     tid, counts = claims.check_claim(s, a)
     hooks = s.game.pay_claim
@@ -278,8 +278,7 @@ def _claim(s: State, a: ClaimTrack) -> None:
         for hook in hooks:
             if hook(s, tid, counts, a):
                 return
-    take_payment(s, counts)
-    discard_payment(s, counts)
+    pay(s, counts)
     s.complete_claim(tid, counts)
 
 
@@ -299,13 +298,13 @@ def _pass(s: State, a: Pass) -> None:
 
 
 _BY_PAIR: dict[tuple[int, type], Any] = {
-    (PH_TURN, DrawFaceUp): cards.apply_draw_face_up,  # the first card of a turn: their `second` is False
+    (PH_TURN, DrawFaceUp): cards.apply_draw_face_up,  # the first card of a turn or the second: the phase says
     (PH_TURN, DrawBlind): cards.apply_draw_blind,
     (PH_TURN, ClaimTrack): _claim,
     (PH_TURN, DrawTickets): _draw_tickets,
     (PH_TURN, Pass): _pass,
-    (PH_SECOND, DrawFaceUp): _draw_face_up_second,
-    (PH_SECOND, DrawBlind): _draw_blind_second,
+    (PH_SECOND, DrawFaceUp): cards.apply_draw_face_up,
+    (PH_SECOND, DrawBlind): cards.apply_draw_blind,
     (PH_KEEP, KeepTickets): _keep,
     (PH_SETUP_MIX, DrawTickets): _draw_tickets,
 }

@@ -194,8 +194,12 @@ def _play_game(game: Game, bots: list[str], seed: int, index: int, observation: 
                 if getrefcount(view) != held:  # the bot kept it: closed, and a new one for the seat's next decision
                     view.close()
                     views[p] = StateView(state, p)
-            if a is None or not ((type(legal) is LegalActions and a is legal.last) or any(map(is_, legal, repeat(a)))
-                                 or _listed(a, legal)):
+            tl = type(legal)
+            if tl is RouteLegal and type(a) is ClaimTrack:  # a RouteLegal lists no claim: _listed's test of its route
+                if not (a.route == legal.listed or legal.can_claim(a.route)):
+                    raise BotError(f"bot {bots[p]!r} (seat {p}) chose {a!r}, which is not legal here (game {index})")
+            elif a is None or not ((tl is LegalActions and a is legal.last) or any(map(is_, legal, repeat(a)))
+                                   or _listed(a, legal)):
                 raise BotError(f"bot {bots[p]!r} (seat {p}) chose {a!r}, which is not legal here (game {index})")
         ty = type(a)
         if ty is DrawBlind:  # a card draw counted here, as rec.before would (a call less for most actions)
