@@ -191,6 +191,44 @@ def test_plan_repaired_after_other_seats_cut_it(variant, players, monkeypatch):
 
 
 @pytest.mark.parametrize("variant", ["usa", "marklin"])
+def test_tickets_drawn_later_are_planned_after_the_ones_held(variant, monkeypatch):
+    """Through seeded default-table games, every ticket choice after the starting one values each option on the
+    network for the tickets already held, grown by the offered ones (most points first): the option's network
+    built afresh begins with the held tickets' paths as planned without the offer. The games must draw
+    tickets in play."""
+    from ttr_maps.engine.actions import KeepTickets
+    from ttr_maps.simulate.runner import play_game
+
+    keep = planner.PlanningBot.keep
+    seen = {"options": 0}
+
+    def checked(self, view, legal):
+        got = keep(self, view, legal)
+        if not view.tickets:
+            return got
+        know = self.know
+        todo = planning.tickets_done(know, view.tickets)[1]
+        base = planning.plan_network(know, todo, know.cost[:])
+        pts = self.bd.ticket_points
+        for a in legal:
+            if type(a) is KeepTickets:
+                chosen = [view.offered[j] for j in a.indices]
+                plan = planning.plan_network(know, todo + chosen, know.cost[:])
+                assert plan.paths[: len(base.paths)] == base.paths
+                assert {k for k, _ in plan.paths[len(base.paths):]} <= set(chosen)
+                assert [pts[k] for k, _ in plan.paths[len(base.paths):]] == sorted(
+                    (pts[k] for k, _ in plan.paths[len(base.paths):]), reverse=True)
+                seen["options"] += 1
+        return got
+
+    monkeypatch.setattr(planner.PlanningBot, "keep", checked)
+    game = Game.from_file(ROOT / "maps" / "variants" / f"{variant}.yaml", 4)
+    for seed in range(1, 5):
+        play_game(game, ["expert", "route-focus", "ticket-hungry", "long-route"], seed, seed)
+    assert seen["options"] > 10
+
+
+@pytest.mark.parametrize("variant", ["usa", "marklin"])
 def test_bounded_ticket_choices_equal_whole_values(variant, monkeypatch):
     """Through seeded games of the default table, every ticket choice of the planning styles (the network of
     an option stopped once its value cannot beat the best option so far) is the option valuing every option

@@ -597,6 +597,14 @@ class PlanningBot(Bot):
     # ------------------------------------------------------------------ other phases
     def keep(self, view, legal):
         offered = view.offered
+        know = self.know
+        if view.tickets:
+            # Tickets drawn in the game are planned after the ones held (plan_network's order): each option
+            # grows the network already planned, and the plan made for the tickets kept is one of them.
+            know.draws += 1
+            key, pts, nb = know.order_key, self.bd.ticket_points, know.draws * 1000
+            for k in offered:
+                key[k] = nb - pts[k]
         _, todo = tickets_done(self.know, view.tickets)
         trains = view.trains(self.seat)
         base = plan_network(self.know, todo)

@@ -278,6 +278,10 @@ class Knowledge:
         self.log: list[int] = []  # every claimed route, as this seat learnt of them
         self.version = 0
         self.plans: dict[tuple[int, ...], tuple] = {}  # plan_network's networks per ticket-order prefix, for `plans_version`
+        # plan_network's order: the starting tickets most points first, then each later draw's tickets after the
+        # ones held before it, most points first (PlanningBot.keep numbers the draws: `draws`).
+        self.order_key = list(bd.ticket_order_key)
+        self.draws = 0
         # Networks on the empty board shared with every seat whose costs are `base_cost` (BoardData.style_plans),
         # read and added to while this seat has seen nothing (version 0).
         self.setup_plans = setup_plans
@@ -467,7 +471,9 @@ class Plan:
 
 def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | None = None,
                  stop: Callable[[Plan], bool] | None = None) -> Plan | None:
-    """Grow one network for `tickets` (most valuable first): each ticket's cheapest path, earlier choices free.
+    """Grow one network for `tickets`: each ticket's cheapest path, earlier choices free. The order is
+    `know.order_key`: tickets held before a draw of tickets first (the network for them is the plan already
+    made), each draw's tickets most valuable first.
 
     With the seat's own costs, the network after each prefix of the ticket order is kept: the ticket
     choices and the plan's rebuilds ask for many networks that share their first tickets (the same paths,
@@ -480,7 +486,7 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
     returned; the networks kept for the prefixes searched stay exact).
     """
     bd = know.bd
-    order = sorted(tickets, key=bd.ticket_order_key.__getitem__)
+    order = sorted(tickets, key=know.order_key.__getitem__)
     cache = None
     start = 0
     if cost is None:
@@ -576,7 +582,7 @@ def repair_plan(know: Knowledge, plan: Plan, cut: set[int], todo: list[int]) -> 
             kept.append((k, path))
         else:
             again.append(k)
-    again.sort(key=bd.ticket_order_key.__getitem__)
+    again.sort(key=know.order_key.__getitem__)
     c = know.cost[:]
     out = Plan()
     out.version = know.version
