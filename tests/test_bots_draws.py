@@ -149,6 +149,38 @@ def test_second_card_equals_the_long_way(variant, players, bots, monkeypatch):
     assert seen["second"] > 100 and 10 < seen["unlooked"] < seen["second"]
 
 
+@pytest.mark.parametrize("variant,players,bots", [
+    ("usa", 4, PLANNING), ("usa", 4, ["expert"] * 4), ("europe", 3, PLANNING[:3]),
+])
+def test_second_card_aims_where_the_first_did(variant, players, bots, monkeypatch):
+    """A bot whose tickets need nothing more draws a turn's two cards for the route it aimed at when the turn
+    began (its filler then, with the hand it had), not for a route picked again after the first card; and
+    that route is the filler of the turn's hand."""
+    from ttr_maps.simulate.runner import play_game
+
+    seen = {"aimed": 0}
+    draw_for = planner.PlanningBot.draw_for
+    turns: dict[tuple[int, int], list[int]] = {}
+
+    def checked(self, view, hand, draws, targets, second):
+        if not self.plan.routes and type(self).draw is planner.PlanningBot.draw:  # (long-route draws its own way)
+            key = (self.seat, view.turn)
+            if second:
+                assert targets == turns.pop(key)
+                seen["aimed"] += 1
+            else:
+                # the turn's filler, as worked out afresh with the turn's hand (the expert's own filler too)
+                assert targets == type(self).filler(self, view, hand)
+                turns[key] = targets
+        return draw_for(self, view, hand, draws, targets, second)
+
+    monkeypatch.setattr(planner.PlanningBot, "draw_for", checked)
+    game = Game.from_file(ROOT / "maps" / "variants" / f"{variant}.yaml", players)
+    for seed in range(1, 9):
+        play_game(game, bots, seed, seed)
+    assert seen["aimed"] > 15
+
+
 @pytest.mark.parametrize("variant,players", [("usa", 4), ("marklin", 4), ("europe", 3)])
 def test_turn_split_at_the_last_count_equals_the_scan(variant, players, monkeypatch):
     """A turn splits its legal list where the last turn's split was when that still falls between the last card

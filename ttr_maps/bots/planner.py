@@ -524,7 +524,21 @@ class PlanningBot(Bot):
         return cheapest_claim(self.bd, options, hand, need)
 
     def draw(self, view, hand, draws, plan: Plan, second: bool):
-        return self.draw_for(view, hand, draws, plan.routes or self.filler_once(view, hand), second)
+        """A card draw for the plan's routes, or, once the tickets need nothing more, for the filler's route
+        chosen at the turn's first card: the second card is drawn for it too, as a player picks at the start
+        of a turn what to build (the filler is not worked out again for one card more in hand)."""
+        targets = plan.routes
+        if not targets:
+            turn = view.turn
+            if second and self._aim_turn == turn:
+                targets = self._aim
+            else:
+                targets = self._aim = self.filler_once(view, hand)
+                self._aim_turn = turn
+        return self.draw_for(view, hand, draws, targets, second)
+
+    _aim: list[int] = []  # the routes this turn's first card was drawn for, when the plan had none (draw)
+    _aim_turn = -1
 
     def draw_for(self, view, hand, draws, targets: list[int], second: bool):
         """A card draw for the colours `targets` (routes) miss.
