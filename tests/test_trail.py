@@ -229,7 +229,7 @@ def test_trail_of_is_the_reference_route_for_route_on_random_networks(seed):
     rng = random.Random(seed)
     for _ in range(400):
         places = rng.randint(1, 12)
-        ends, weights = _random_networks(rng, places, rng.choice((6, 14, 24)), rng.choice((1, 2, 6)))
+        ends, weights = _random_networks(rng, places, rng.choice((6, 14, 20)), rng.choice((1, 2, 6)))
         assert trail_of(ends, weights, places) == reference_trail_of(ends, weights, places), (ends, weights)
 
 
