@@ -543,16 +543,9 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
             path = res[1]
             paths += ((k, path),)
             used.update(path)
-            for r in path:
-                x = c[r]
-                if x > 0:
-                    pcost += x
-                    c[r] = 0.0
-                    if open_[r]:
-                        routes.append(r)
-                        trains += length[r]
-                    elif not mine[r]:
-                        borrowed.append(r)
+            got = _take_path(path, c, open_, mine, length, routes, borrowed)
+            pcost += got[0]
+            trains += got[1]
         if cache is not None:
             key = tuple(order[: i + 1])
             entry = cache[key] = (c[:], routes[:], trains, pcost, reachable[:], unreachable[:], borrowed[:],
@@ -561,6 +554,27 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
                 shared[key] = (c[:], *entry[1:])
     plan.trains, plan.cost, plan.paths = trains, pcost, paths
     return plan
+
+
+def _take_path(path: list[int], c: list[float], open_: list, mine: list, length: list[int], routes: list[int],
+               borrowed: list[int]) -> tuple[float, int]:
+    """A ticket's path joins a network: each route not yet free in `c` is made free, open ones go to `routes`,
+    other seats' ones to `borrowed`; (the cost added, the trains added), the cost INF at once if a route of
+    the path is closed (plan_network's paths never are; repair_plan's kept ones may be)."""
+    cost, trains = 0.0, 0
+    for r in path:
+        x = c[r]
+        if x > 0:
+            if x == INF:
+                return INF, 0
+            cost += x
+            c[r] = 0.0
+            if open_[r]:
+                routes.append(r)
+                trains += length[r]
+            elif not mine[r]:
+                borrowed.append(r)
+    return cost, trains
 
 
 def repair_plan(know: Knowledge, plan: Plan, cut: set[int], todo: list[int]) -> Plan | None:
@@ -602,18 +616,11 @@ def repair_plan(know: Knowledge, plan: Plan, cut: set[int], todo: list[int]) -> 
             path = res[1]
         reachable.append(k)
         new_paths += ((k, path),)
-        for r in path:
-            x = c[r]
-            if x > 0:
-                if x == INF:  # (a kept path closed some other way)
-                    return None
-                pcost += x
-                c[r] = 0.0
-                if open_[r]:
-                    routes.append(r)
-                    trains += length[r]
-                elif not mine[r]:
-                    borrowed.append(r)
+        got = _take_path(path, c, open_, mine, length, routes, borrowed)
+        if got[0] == INF:  # (a kept path closed some other way)
+            return None
+        pcost += got[0]
+        trains += got[1]
     out.trains, out.cost, out.paths = trains, pcost, new_paths
     return out
 
