@@ -25,6 +25,7 @@ valgrind`); cachegrind runs a game about 50-100 times slower than Python.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import re
 import subprocess
@@ -73,9 +74,25 @@ def count(tree: Path, workload: str, games: int) -> dict[str, int]:
     return parse_summary(res.stderr)
 
 
+def sources_digest(tree: Path) -> str:
+    """A digest of the tree's Python sources (ttr_maps/), to see whether they changed during a count."""
+    h = hashlib.sha256()
+    for f in sorted((tree / "ttr_maps").rglob("*.py")):
+        h.update(str(f.relative_to(tree)).encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
 def per_game(tree: Path, workload: str, games: int) -> dict[str, float]:
-    """Counts a game: N games less 2 games (the same warm-up in both), over N - 2."""
+    """Counts a game: N games less 2 games (the same warm-up in both), over N - 2.
+
+    Refused when the tree's sources changed between or during the two runs (an edit or a rebase of the tree
+    being counted): the runs would count different code, or compiling it, as games."""
+    before = sources_digest(tree)
     more, fewer = count(tree, workload, games), count(tree, workload, 2)
+    if sources_digest(tree) != before:
+        raise SystemExit(f"{tree}: its ttr_maps sources changed while {workload} was counted; the counts are "
+                         "discarded. Run again without editing or rebasing that tree meanwhile.")
     return {k: (more[k] - fewer[k]) / (games - 2) for k in COUNTS}
 
 

@@ -43,3 +43,27 @@ def test_a_summary_without_branch_simulation_is_refused_by_name():
 def test_the_estimate_weighs_each_count():
     c = {"instructions": 400, "i1_misses": 3, "d1_misses": 2, "mispredicts": 1}
     assert estimate(c, (0.25, 10, 15)) == 100 + 50 + 15
+
+
+def test_counts_of_a_tree_edited_while_counted_are_refused(tmp_path, monkeypatch):
+    # Two helpers once read counts off a tree they edited (or rebased) between the two runs: the difference
+    # then counted other code, or compiling it, as games. Here the "edit" happens during the first run.
+    import bench_counts
+
+    src = tmp_path / "ttr_maps" / "engine"
+    src.mkdir(parents=True)
+    (src / "state.py").write_text("X = 1\n", encoding="utf-8")
+    runs = []
+
+    def fake_count(tree, workload, games):
+        runs.append(games)
+        if len(runs) == 1:
+            (src / "state.py").write_text("X = 2\n", encoding="utf-8")
+        return {k: 1000 * games for k in bench_counts.COUNTS}
+
+    monkeypatch.setattr(bench_counts, "count", fake_count)
+    with pytest.raises(SystemExit, match="sources changed while planning-usa4 was counted"):
+        bench_counts.per_game(tmp_path, "planning-usa4", 10)
+    runs.clear()
+    got = bench_counts.per_game(tmp_path, "planning-usa4", 10)  # left alone now: (10 - 2 games) / 8
+    assert got == {k: 1000.0 for k in bench_counts.COUNTS}
