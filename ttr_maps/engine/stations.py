@@ -13,7 +13,7 @@ from .errors import R_STATION, IllegalAction
 from .events import StationBuilt
 from .mechanic import Mechanic
 from .notation import NotationError, parse_payment, place_arg
-from .payments import discard_payment, take_payment
+from .payments import pay
 
 if TYPE_CHECKING:
     from .state import State
@@ -89,8 +89,7 @@ def apply(state: State, action: BuildStation) -> None:
     hand = state.hands[p]
     if (nc and hand[color] < nc) or hand[t.LOCO] < nl:
         raise IllegalAction(f"player {p} does not hold the cards {action.payment}", R_STATION)
-    take_payment(state, counts)
-    discard_payment(state, counts)
+    pay(state, counts)
     state.station_owner[place] = p
     state.stations[p].append(place)
     if state.events is not None:

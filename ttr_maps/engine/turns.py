@@ -85,16 +85,8 @@ def legal_actions(s: State, payments: bool = True) -> list[Action]:
             cards.legal_draws(s, out, False)
         if payments:
             claims.legal_claims(s, out)
-        game = s.game
-        if game.draw_mix:
-            tickets.legal_draw(s, out)
-        else:  # tickets.legal_draw's plain draw, inlined (a call less a turn)
-            piles = s.piles
-            for name in game.draw_piles:
-                if piles.get(name):
-                    out.append(game.draw_tickets_plain)
-                    break
-        for legal in game.turn_legal:
+        tickets.legal_draw(s, out)
+        for legal in s.game.turn_legal:
             legal(s, out)
         if not out and (payments or not out.routes):  # type: ignore[attr-defined]
             out.append(PASS)
