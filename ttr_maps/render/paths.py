@@ -193,7 +193,8 @@ def arc_angles(chord: np.ndarray, length: np.ndarray, max_angle: float = 1.5 * m
 
 
 def arc_points_many(a: list[Point], b: list[Point], theta: np.ndarray, side: np.ndarray, samples: int = 48) -> list:
-    """`arc_points` of many arcs at once (the same points): each arc a (samples + 1, 2) array (a flat one, of angle
+    """`arc_points` of many arcs at once (the same points, to the last place of a float: numpy's sin and cos may round
+    differently from the C library's on some CPUs): each arc a (samples + 1, 2) array (a flat one, of angle
     0, the list [a, b])."""
     out: list = [[p, q] for p, q in zip(a, b)]
     theta = np.asarray(theta, dtype=float)
