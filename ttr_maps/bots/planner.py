@@ -322,6 +322,7 @@ class PlanningBot(Bot):
         changes = know.take_changes()
         dirty = self.plan is None or tickets != self._plan_tickets
         cut = None
+        own_near = False
         if not dirty and changes:
             ps = self.plan_set
             mine = know.mine
@@ -349,14 +350,25 @@ class PlanningBot(Bot):
                     cut.add(r)
                     continue
                 if mine[r]:
-                    # Our own claim off the plan (a filler, a long route): re-plan only when it meets the
-                    # network (a planned route or an open ticket's end, itself or through our routes), where it
-                    # may join tickets or shorten a path; a route claimed away from it leaves a plan that still
-                    # works. The plan is also rebuilt once it needs more trains than are left (a style may give
-                    # tickets up then).
-                    if self._meets_network(r) or plan.trains > view.trains(self.seat):
+                    # Our own claim off the plan (a filler, a long route, a stalled turn's claim): the plan still
+                    # joins its tickets, so it is kept, its paths as they are, even where the route might shorten
+                    # one (a rebuild searched every ticket again for that, and found the plan it had in three
+                    # cases of four). One that meets the network (a planned route or an open ticket's end,
+                    # itself or through our routes) may complete a ticket, whose path is then dropped (below),
+                    # or reach a ticket the plan failed: that plan is rebuilt. The plan is also rebuilt once it
+                    # needs more trains than are left (a style may give tickets up then).
+                    if plan.trains > view.trains(self.seat):
                         dirty = True
                         break
+                    if self._meets_network(r):
+                        if plan.unreachable:
+                            dirty = True
+                            break
+                        own_near = True
+            if own_near and cut is None and not dirty:
+                _, todo = tickets_done(know, tickets)
+                if todo != self.todo:  # a ticket completed: the others keep their paths (repaired with no cut)
+                    cut = set()
             if cut is not None and not dirty:
                 # Repaired only while no station of ours came since the plan was built (the only way, besides
                 # our own claims, that a cost falls), and kept only while the trains left still cover it.
