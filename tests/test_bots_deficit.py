@@ -61,6 +61,28 @@ class _View:
         return self._trains
 
 
+class _Claims:
+    """A view of a table where each seat has made `claims` (track ids), for Knowledge.update."""
+
+    def __init__(self, bd, claims):
+        self._bd, self._claims = bd, claims
+
+    def claim_counts(self):
+        return [len(c) for c in self._claims]
+
+    def claims(self, p):
+        return self._claims[p][:]
+
+    def trains(self, p):
+        return 45
+
+    def stations_left(self, p):
+        return len(self._bd.station_costs)
+
+    def stations(self, p):
+        return []
+
+
 def _states(variant, n=60):
     """Seeded (bot board data, knowledge, hand, trains) with random claims; a third of the routes refuse wild
     cards (no bundled variant has such routes at four players, so the branch is made here)."""
@@ -72,9 +94,11 @@ def _states(variant, n=60):
         bd.__dict__.update(board_data(game).__dict__)
         bd.loco_ok = tuple(rng.random() > 0.33 for _ in range(bd.NR))
         know = Knowledge(bd, 0, [1.0] * bd.NR)
+        claims = [[] for _ in range(bd.n)]
         for tid in range(bd.t.NT):
             if rng.random() < 0.3:
-                know._claim(rng.randrange(bd.n), tid)
+                claims[rng.randrange(bd.n)].append(tid)
+        know.update(_Claims(bd, claims))
         hand = [rng.randrange(0, 7) if rng.random() < 0.8 else 0 for _ in bd.deck_counts]
         yield game, bd, know, hand, rng.randrange(2, 46), rng
 

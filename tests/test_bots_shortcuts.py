@@ -9,6 +9,8 @@
 - Knowledge keeps every seat's trains from the counts it read when it saw that seat claim, and its own
   network's places until its next claim: the same as asking the view and working them out, at every
   decision of seeded games;
+- Knowledge takes another seat's claim in inline, not through a call per claim: after every look of seeded
+  games each route's owner, claimed, open and cost are what the view's claims give worked out from scratch;
 - tickets_done reads a union-find of the seat's own routes: the same answers as walking them, in seeded games;
 - the expert's blocking join takes its first network ahead of the heap, its detours are guided by the join's
   own distances (A*), and its networks are UnionFind's steps inlined: the same paths, costs and groups.
@@ -121,6 +123,62 @@ def test_turn_split_and_kept_trains_match_the_view(variant, players, monkeypatch
     for seed in range(1, 4):
         play_game(game, bots, seed, seed)
     assert seen["turns"] > 100 and seen["looks"] > 100
+
+
+@pytest.mark.parametrize("variant,players", [("usa", 4), ("usa", 2), ("europe", 4), ("marklin", 3)])
+def test_knowledge_routes_match_the_claims_in_view(variant, players, monkeypatch):
+    """Knowledge.update takes another seat's claim in without a call per claim: after every look of seeded games
+    of the four planning styles, each route's owner, claimed, mine, open and cost are what the view's claims
+    give worked out from scratch (open: not ours, and a track that can be claimed free while parallel tracks
+    stay open at this table; cost: 0 ours, the style's cost open, else the station price or INF), and every
+    seat's routes are its claims' routes in order. USA 2 players closes parallel tracks, Europe borrows
+    routes through stations."""
+    from ttr_maps.simulate.runner import play_game
+
+    update = planning.Knowledge.update
+    seen = {"looks": 0, "open_doubles": 0, "closed_by_others": 0}
+
+    def checked(self, view):
+        changed = update(self, view)
+        bd = self.bd
+        owner = [-1] * len(bd.track_ok)
+        for p in range(view.num_players):
+            claims = view.claims(p)
+            assert self.routes_of[p] == [bd.tid_route[tid] for tid in claims]
+            for tid in claims:
+                owner[tid] = p
+        assert self.owner == owner
+        for r in range(bd.NR):
+            tids = bd.route_tids[r]
+            mine = any(owner[x] == self.seat for x in tids)
+            claimed = any(owner[x] >= 0 for x in tids)
+            if mine:
+                is_open = False
+            elif claimed:
+                is_open = not bd.parallel_closes and any(owner[x] < 0 and bd.track_ok[x] for x in tids)
+                seen["open_doubles"] += is_open
+                seen["closed_by_others"] += not is_open
+            else:
+                is_open = bd.open0[r]
+            assert (self.mine[r], self.claimed[r], self.open[r]) == (mine, claimed, is_open), r
+            if mine:
+                want = 0.0
+            elif is_open:
+                want = self.base_cost[r]
+            elif claimed:
+                want = self._borrow_cost(r)
+            else:
+                want = INF
+            assert self.cost[r] == want, r
+        seen["looks"] += 1
+        return changed
+
+    monkeypatch.setattr(planning.Knowledge, "update", checked)
+    game = _game(variant, players)
+    for seed in range(1, 4):
+        play_game(game, PLANNING[:players], seed, seed)
+    assert seen["looks"] > 100 and seen["closed_by_others"] > 100
+    assert (seen["open_doubles"] > 0) == (not board_data(game).parallel_closes)
 
 
 @pytest.mark.parametrize("variant,players,bots,scans", [
