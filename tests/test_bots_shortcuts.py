@@ -11,6 +11,8 @@
   decision of seeded games;
 - Knowledge takes another seat's claim in inline, not through a call per claim: after every look of seeded
   games each route's owner, claimed, open and cost are what the view's claims give worked out from scratch;
+- a planning bot keeps no reference to a decision's view (its filler kept per turn and phase): the runner hands
+  each seat one view for the whole game, none closed and made again;
 - tickets_done reads a union-find of the seat's own routes: the same answers as walking them, in seeded games;
 - the expert's blocking join takes its first network ahead of the heap, its detours are guided by the join's
   own distances (A*), and its networks are UnionFind's steps inlined: the same paths, costs and groups.
@@ -179,6 +181,37 @@ def test_knowledge_routes_match_the_claims_in_view(variant, players, monkeypatch
         play_game(game, PLANNING[:players], seed, seed)
     assert seen["looks"] > 100 and seen["closed_by_others"] > 100
     assert (seen["open_doubles"] > 0) == (not board_data(game).parallel_closes)
+
+
+def test_planning_bots_keep_no_view(monkeypatch):
+    """A planning bot keeps no reference to the view of a decision (its filler is kept per turn and phase, not
+    per view): simulate's runner then hands each seat one view for the whole game, none closed and made again,
+    through seeded games of the four styles on USA, Europe and Märklin."""
+    from ttr_maps.bots.view import StateView
+    from ttr_maps.simulate.runner import play_game
+
+    closed = {"views": 0}
+    close = StateView.close
+
+    def counted(self):
+        closed["views"] += 1
+        close(self)
+
+    monkeypatch.setattr(StateView, "close", counted)
+    asked = {"fillers": 0}
+    filler = planner.PlanningBot.filler_once
+
+    def counted_filler(self, view, hand):
+        asked["fillers"] += 1
+        return filler(self, view, hand)
+
+    monkeypatch.setattr(planner.PlanningBot, "filler_once", counted_filler)
+    for variant, players in [("usa", 4), ("europe", 4), ("marklin", 4), ("usa", 2)]:
+        game = _game(variant, players)
+        for seed in range(1, 3):
+            play_game(game, PLANNING[:players], seed, seed)
+    assert asked["fillers"] > 100
+    assert closed["views"] == 0
 
 
 @pytest.mark.parametrize("variant,players,bots,scans", [

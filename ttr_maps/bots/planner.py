@@ -237,15 +237,20 @@ class PlanningBot(Bot):
                 best, best_v = r, v
         return [best] if best >= 0 else []
 
-    _filler_memo: tuple = (None, None, None)
+    _filler_memo: tuple = (-1, -1, None, None)
 
     def filler_once(self, view, hand) -> list[int]:
-        """`filler`, worked out once per decision: a turn asks for it to claim and again to draw for it."""
-        memo_view, memo_hand, targets = self._filler_memo
-        if memo_view is view and memo_hand == hand:
-            return targets
+        """`filler`, worked out once per decision: a turn asks for it to claim and again to draw for it.
+
+        A decision is known by its turn and phase (a seat has one decision of each phase a turn where the filler
+        is asked: its turn's start and its second card), not by its view: a memo holding the view would keep it,
+        and simulate's runner then closes that view and makes the seat a new one for its next decision."""
+        turn, phase = view.turn, view.phase
+        memo = self._filler_memo
+        if memo[0] == turn and memo[1] == phase and memo[2] == hand:
+            return memo[3]
         targets = self.filler(view, hand)
-        self._filler_memo = (view, hand[:], targets)
+        self._filler_memo = (turn, phase, hand[:], targets)
         return targets
 
     # ------------------------------------------------------------------ final-scoring bonuses
