@@ -105,6 +105,37 @@ def test_bots_are_deterministic_given_their_seeds():
     assert a.history == b.history
 
 
+def test_a_bots_generator_is_its_seeds_whenever_first_asked_for():
+    """A bot's generator is made when first asked for (planning bots never draw): the numbers of Random(seed),
+    whatever the bot did before, and the same generator on every later ask."""
+    game = GAME(ROOT / "maps" / "variants" / "usa.yaml", 2)
+    for name in bot_names():
+        bot = make_bot(name, game, 1, 12345)
+        assert "rng" not in vars(bot)  # (none made with the bot)
+        want = random.Random(12345)
+        assert [bot.rng.random() for _ in range(5)] == [want.random() for _ in range(5)]
+        assert bot.rng is bot.rng and bot.rng.getstate() == want.getstate()
+    for names in (PLANNING[:2], PLANNING[2:]):  # planning bots play a game without one
+        bots = [make_bot(name, game, s, 5) for s, name in enumerate(names)]
+        state = game.new_initial_state(2)
+        while not state.is_terminal():
+            state.apply(bots[state.current].act(StateView(state, state.current), state.legal_actions()))
+        assert not any("rng" in vars(b) for b in bots)
+
+
+@pytest.mark.parametrize("variant", ["usa", "europe", "marklin"])
+def test_long_ticket_piles_kept_per_board_are_the_variants(variant):
+    """The ticket piles with a long deck, worked out by a game's first planning bot and kept per board: every
+    later bot of every style holds the same set, the piles whose decks are long."""
+    game = Game.from_file(ROOT / "maps" / "variants" / f"{variant}.yaml", 3)
+    want = {pile for pile, decks in game.variant.tickets.piles.items()
+            if any(game.board.decks.get(d) is not None and game.board.decks[d].long for d in decks)}
+    assert want or variant == "usa"  # (USA has one pile, not long; Europe and Märklin a long one)
+    for seed in range(2):
+        for s, name in enumerate(PLANNING[:3]):
+            assert make_bot(name, game, s, seed).long_piles == want
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda p: p.stem)
 def test_state_view_shows_exactly_the_observation(variant):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -45,7 +46,13 @@ class Bot:
     def __init__(self, game: Game, seat: int, seed: int):
         self.game = game
         self.seat = seat
-        self.rng = random.Random(seed)
+        self.seed = seed
+
+    @cached_property
+    def rng(self) -> random.Random:
+        """The bot's own generator, seeded with its seed when first asked for (the same numbers as one made with
+        the bot): seeding one costs about as much as a planning bot's whole construction, and they never draw."""
+        return random.Random(self.seed)
 
     def configure(self, options: dict[str, str]) -> None:
         """Apply user options (strings); ValueError names an unknown key or a bad value."""
