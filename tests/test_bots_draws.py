@@ -253,3 +253,25 @@ def test_points_rank_picks_the_most_points_lowest_route(variant):
     for _ in range(300):
         routes = rng.sample(range(bd.NR), rng.randrange(1, 30))
         assert min(routes, key=bd.points_rank.__getitem__) == max(routes, key=lambda r: (bd.points[r], -r))
+
+
+def test_gray_routes_go_to_the_colours_with_most_cards_to_spare():
+    """_assign_grays, on random hands (a hand lists every kind, locomotives and more after the colours) and
+    cards wanted: each gray route, longest first, adds its cards to the colour with the most held less wanted,
+    the first such colour on ties, as a plain loop over the colours does."""
+    rng = random.Random(5)
+    for _ in range(2000):
+        nc = rng.randrange(1, 10)
+        hand = [rng.randrange(0, 8) for _ in range(nc + rng.randrange(0, 4))]
+        need = [rng.randrange(0, 9) for _ in range(nc)]
+        grays = sorted((rng.randrange(1, 7) for _ in range(rng.randrange(1, 4))), reverse=True)
+        want = need[:]
+        for g in grays:
+            best = 0
+            for k in range(1, nc):
+                if hand[k] - want[k] > hand[best] - want[best]:
+                    best = k
+            want[best] += g
+        got = need[:]
+        planning._assign_grays(grays, got, hand, nc)
+        assert got == want

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import weakref
 from heapq import heappop, heappush
+from operator import sub
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from ..boardgraph import distances
@@ -766,7 +767,7 @@ def colour_needs(bd: BoardData, routes: Iterable[int], hand: list[int], know: Kn
 def _assign_grays(grays: list[int], need: list[int], hand: list[int], NC: int) -> None:
     """Add each gray route's cards (`grays`, longest first) to `need` in the colour with the most cards to
     spare (held less needed; the first such colour)."""
-    spare = [h - n for h, n in zip(hand[:NC], need)]
+    spare = list(map(sub, hand, need))  # (need has NC colours: the map stops there)
     for g in grays:
         best = spare.index(max(spare))
         spare[best] -= g
