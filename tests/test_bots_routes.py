@@ -32,6 +32,7 @@ def test_route_legal_lists_the_same_actions_as_legal_actions(variant):
         assert list(compact) == [a for a in full if type(a) is not ClaimTrack]
         routes = list(dict.fromkeys(a.route for a in claims))
         assert [r for r in range(len(game.t.route_ids)) if compact.can_claim(r)] == sorted(routes)
+        assert not compact.can_claim(-1) and not compact.can_claim(len(game.t.route_ids))  # no such route
         assert list(compact.routes) == routes
         assert compact.listed == -1
         for r in range(len(game.t.route_ids)):  # a route without a claim has none listed

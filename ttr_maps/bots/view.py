@@ -71,6 +71,7 @@ class StateView(SeatView):
     def close(self) -> None:
         """End the decision: forget the state; every later read raises."""
         self._s = None
+        self.trains = self._hand_copy = None  # (they read the state's lists)
         self.__class__ = ClosedView
 
 

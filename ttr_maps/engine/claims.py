@@ -6,6 +6,7 @@ ferry count accept the same payments), so an unaffordable group costs one test.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from . import stand_ins
@@ -15,6 +16,8 @@ from .payments import color_payments
 
 if TYPE_CHECKING:
     from .state import State
+
+_HELD = itemgetter(1)  # of a (colour, cards of it) pair: the colours held are those it is true of
 
 
 def legal_claims(state: State, out: list) -> None:
@@ -43,7 +46,7 @@ def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list)
     if not t.groups_by_color[nc]:
         return
     # The gray groups: for each open track, the payments of each colour held, then those in wilds alone.
-    held = [(k, h) for k, h in enumerate(colors) if h]
+    held = list(filter(_HELD, enumerate(colors)))  # (colour, count) of the colours held, in order
     best = max(colors) if nc else 0
     top = best + wilds
     if top > trains:
@@ -316,7 +319,7 @@ class RouteLegal(list):
     of (-1: none yet): a claim of it needs no can_claim test (simulate's runner reads it).
     """
 
-    __slots__ = ("_game", "_hand", "_trains", "_open", "_routes", "_tests", "_quick", "listed")
+    __slots__ = ("_game", "_hand", "_trains", "_open", "_routes", "_quick", "listed")
 
     @property
     def routes(self) -> dict[int, list[int]]:
@@ -328,26 +331,29 @@ class RouteLegal(list):
         """Has `route` a legal claim? (The tests of legal_claims, for one route.)"""
         if self._routes is not None:
             return route in self._routes
-        tests = self._tests
-        if not 0 <= route < len(tests):
+        game = self._game
+        row = (game.route_tests or _route_tests(game)).get(route)
+        if row is None:  # no such route
             return False
-        hand = self._hand
-        trains = self._trains
-        gopen = self._open
         quick = self._quick
         if quick is None:
             # Cards per colour, the colour held most at -1 (a gray track) and -2; wild cards by ClaimGroup.wilds.
-            t = self._game.t
-            colors = hand[: t.NC]
-            best = max(colors, default=0)
+            t = game.t
+            hand = self._hand
+            haves = hand[: t.NC]
+            best = max(haves) if haves else 0  # (max's `default=` is a keyword call, parsed every time)
+            haves.append(best)
+            haves.append(best)
             loco = hand[t.LOCO]
-            quick = self._quick = (colors + [best, best], (0, loco, loco + hand[t.BIG]))
+            quick = self._quick = (haves, (0, loco, loco + hand[t.BIG]))
         haves, wilds = quick
-        for gi, bit, length, ferry, color, wk, sg in tests[route]:
+        gopen = self._open
+        trains = self._trains
+        for gi, bit, length, ferry, color, wk, sg in row:
             if not gopen[gi] & bit or length > trains:
                 continue
             if sg is not None:
-                if stand_ins.claimable(self._game.t, sg, hand, trains):
+                if stand_ins.claimable(game.t, sg, self._hand, trains):
                     return True
                 continue
             wild = wilds[wk]
@@ -441,32 +447,32 @@ def _route_claims(game, hand: list[int], trains: int, gopen: list[int], groups: 
         best = max(colors) if nc else 0
         if wild < ferry or best + wild < length:
             continue
-        _gray_group_claims(game, gi, g, length, ferry, cl, cb, [(k, h) for k, h in enumerate(colors) if h], wild,
+        _gray_group_claims(game, gi, g, length, ferry, cl, cb, list(filter(_HELD, enumerate(colors))), wild,
                            open_mask, out)
 
 
-def _route_tests(game) -> tuple:
-    """Per route, what RouteLegal.can_claim tests of each of its tracks in a claim group: (group, its bit,
-    length, ferry locomotives, colour, which wilds pay (ClaimGroup.wilds), the group if stand-ins pay there).
+def _route_tests(game) -> dict:
+    """Per route (by its index), what RouteLegal.can_claim tests of each of its tracks in a claim group: (group, its
+    bit, length, ferry locomotives, colour, which wilds pay (ClaimGroup.wilds), the group if stand-ins pay there).
     Kept as game.route_tests."""
     t = game.t
-    rows = []
-    for tids in t.route_tids:
+    rows = {}
+    for r, tids in enumerate(t.route_tids):
         row = []
         for tid in tids:
             gi, bit = t.tid_group[tid]
             if gi >= 0:
                 g = t.claim_groups[gi]
                 row.append((gi, bit, g.length, g.ferry, g.color, g.wilds, g if g.stand_in else None))
-        rows.append(tuple(row))
-    game.route_tests = tests = tuple(rows)
-    return tests
+        rows[r] = tuple(row)
+    game.route_tests = rows
+    return rows
 
 
 def route_legal(state: State, turn: bool) -> RouteLegal:
     """An empty RouteLegal for the current player; at the start of a turn (`turn`) with what decides its claims."""
     out = RouteLegal()
-    game = out._game = state.game
+    out._game = state.game
     out.listed = -1
     if turn:
         p = state.current
@@ -474,8 +480,6 @@ def route_legal(state: State, turn: bool) -> RouteLegal:
         out._trains = state.trains[p]
         out._open = state.group_open[p][:]
         out._routes = None
-        tests = game.route_tests
-        out._tests = tests if tests is not None else _route_tests(game)
         out._quick = None
     else:
         out._open = None

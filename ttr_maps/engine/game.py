@@ -80,7 +80,7 @@ class Game:
         self.gray_counts: dict[int, tuple[int, ...]] = {}  # claims._gray_counts: payments by a colour's cards
         self.open_positions: dict[int, tuple[int, ...]] = {}
         self.claim_checked: dict[int, tuple] = {}  # id(claim) -> what claims.check_claim found of it alone
-        self.route_tests: tuple | None = None  # claims._route_tests and _route_groups, made when first asked for
+        self.route_tests: dict | None = None  # claims._route_tests and _route_groups, made when first asked for
         self.route_groups: tuple | None = None
         self.ticket_cache: dict[tuple, DrawTickets] = {}
         self.mix_actions: dict[tuple, tuple[DrawTickets, ...]] = {}  # tickets.legal_draw's, per deal and pile sizes

@@ -10,7 +10,7 @@ from the dict.
 
 from __future__ import annotations
 
-from operator import attrgetter
+from operator import attrgetter, methodcaller
 from typing import TYPE_CHECKING, Any
 
 from .phases import PHASE_NAMES
@@ -130,13 +130,18 @@ class SeatView(SeatObservation):
     hands, other players' tickets or offers).
     """
 
-    __slots__ = ("game", "seat", "num_players", "_s")
+    __slots__ = ("game", "seat", "num_players", "_s", "trains", "_hand_copy")
 
     def __init__(self, state: State, seat: int):
         self._s = state
         self.game = state.game
         self.seat = seat
         self.num_players = state.game.num_players
+        # The two reads a planning bot makes most (several times a decision) are C calls, without a Python frame:
+        # `trains(p)` is the state's trains-left list's own getter, `hand` the seat's hand list's own `copy`. The
+        # state keeps these lists for its whole life (a clone has its own).
+        self.trains = state.trains.__getitem__
+        self._hand_copy = state.hands[seat].copy
 
     # A plain field of the state is read by a C getter (attrgetter): no Python call per read (a bot reads the
     # turn and phase several times a decision).
@@ -144,7 +149,7 @@ class SeatView(SeatObservation):
     turn = property(attrgetter("_s.turns"))
     final_round = property(lambda self: self._s.final_left > 0)
     current_player = property(lambda self: self._s.current_player())
-    hand = property(lambda self: self._s.hands[self.seat][:])
+    hand = property(methodcaller("_hand_copy"))
     tickets = property(lambda self: self._s.kept[self.seat][:])
     offered = property(lambda self: self._s.offers[self.seat][:])
     face_up = property(lambda self: self._s.face_up[:])
@@ -178,9 +183,6 @@ class SeatView(SeatObservation):
 
     def claim_counts(self) -> list[int]:
         return list(map(len, self._s.claims))
-
-    def trains(self, p: int) -> int:
-        return self._s.trains[p]
 
     def cards(self, p: int) -> int:
         return sum(self._s.hands[p])

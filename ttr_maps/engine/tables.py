@@ -78,6 +78,8 @@ class Tables:
         self.color_index = {c: i for i, c in enumerate(self.colors)}
         self.deck_counts = [cards.colors[c] for c in self.colors] + [cards.locomotives, cards.big_locomotives.count, cards.passengers]
         self.deck_size = sum(self.deck_counts)
+        # The deck before its shuffle, kind by kind (turns.deal copies it every game).
+        self.deck_unshuffled = tuple(k for k, n in enumerate(self.deck_counts) for _ in range(n))
         self.big_min = cards.big_locomotives.min_length
 
         # Places.

@@ -50,7 +50,7 @@ def deal(s: State, seed: int, first: str | int | None) -> None:
     v = game.variant
     s.seed = seed
     s.rng = random.Random(seed)
-    deck = [k for k, n in enumerate(t.deck_counts) for _ in range(n)]
+    deck = list(t.deck_unshuffled)
     cards.shuffle(s.rng, deck)
     s.deck = deck
     for p in range(game.num_players):

@@ -15,6 +15,7 @@ import math
 from sys import getrefcount
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
+from functools import partial
 from itertools import repeat
 from operator import is_
 from random import Random
@@ -140,9 +141,12 @@ def _play_game(game: Game, bots: list[str], seed: int, index: int, observation: 
 
     opts = options_by_bot(bot_options)
     players = [make_bot(name, game, s, bot_seed(seed, s), opts.get(name)) for s, name in enumerate(bots)]
-    full = [not b.route_level for b in players]
-    by_index = [b.index_only and not b.route_level for b in players]
+    act = [b.act for b in players]
     state = game.new_initial_state(seed)
+    # Each seat's legal actions, asked the same way every decision: a bot reading them by index gets the
+    # sequence, a route-level bot the RouteLegal (no claims listed), the others the full list.
+    legal_of = [state.legal_sequence if b.index_only and not b.route_level else partial(state.legal_actions, not b.route_level)
+                for b in players]
     rec = GameRecorder(game, state, bots, seed, index)
     engine_view = observation == "engine"
     # A bot that never reads its view gets its seat's closed view (a read raises ViewClosed).
@@ -153,17 +157,19 @@ def _play_game(game: Game, bots: list[str], seed: int, index: int, observation: 
     # A seat's view is closed after its decision only if the bot kept a reference to it (its reference count
     # is not what it was before the decision): one the bot let go is one it can never read again, so it serves
     # the seat's next decision (a view made, closed and freed per decision cost about as much as a card draw).
-    views = [StateView(state, s) if b.reads_view else None for s, b in enumerate(players)]
+    # None where the seat reads no live view: a closed one, or the engine's observation (`engine_view`).
+    views = [StateView(state, s) if b.reads_view and not engine_view else None for s, b in enumerate(players)]
     # A bot that picks uniformly at random (Bot.uniform) has its pick drawn here, from its own generator, as
     # its act() would: legal[rng._randbelow(len(legal))], an element of the legal actions by construction.
     # A random.Random's _randbelow(n) (_randbelow_with_getrandbits) is written out: getrandbits(k) for the k
     # bits of n until one is below n. Another generator class is asked for its _randbelow.
     uniform = [(b.rng.getrandbits if type(b.rng) is Random else None, b.rng) if b.uniform and not engine_view else None
                for b in players]
-    actions = 0
     events = rec.events  # what each action did; `after` reads them (most actions, card draws, have none)
     blind, face_up = rec.blind, rec.face_up
-    while state.phase != PH_OVER:
+    for _ in range(MAX_ACTIONS):  # a game still running after MAX_ACTIONS actions is stopped (the `else`)
+        if state.phase == PH_OVER:
+            break
         p = state.current
         pick = uniform[p]
         if pick is not None:
@@ -181,27 +187,28 @@ def _play_game(game: Game, bots: list[str], seed: int, index: int, observation: 
                 a = legal[i]
             else:
                 a = legal[0]
+            ty = type(a)
         else:
-            legal = state.legal_sequence() if by_index[p] else state.legal_actions(full[p])
-            if engine_view:
-                a = players[p].act(ObservationView(game, state.observation(p)), legal)
-            elif closed[p] is not None:
-                a = players[p].act(closed[p], legal)
-            else:
-                view = views[p]
+            legal = legal_of[p]()
+            view = views[p]
+            if view is not None:
                 held = getrefcount(view)
-                a = players[p].act(view, legal)
+                a = act[p](view, legal)
                 if getrefcount(view) != held:  # the bot kept it: closed, and a new one for the seat's next decision
                     view.close()
                     views[p] = StateView(state, p)
+            elif engine_view:
+                a = act[p](ObservationView(game, state.observation(p)), legal)
+            else:
+                a = act[p](closed[p], legal)
+            ty = type(a)
             tl = type(legal)
-            if tl is RouteLegal and type(a) is ClaimTrack:  # a RouteLegal lists no claim: _listed's test of its route
+            if tl is RouteLegal and ty is ClaimTrack:  # a RouteLegal lists no claim: _listed's test of its route
                 if not (a.route == legal.listed or legal.can_claim(a.route)):
                     raise BotError(f"bot {bots[p]!r} (seat {p}) chose {a!r}, which is not legal here (game {index})")
             elif a is None or not ((tl is LegalActions and a is legal.last) or any(map(is_, legal, repeat(a)))
                                    or _listed(a, legal)):
                 raise BotError(f"bot {bots[p]!r} (seat {p}) chose {a!r}, which is not legal here (game {index})")
-        ty = type(a)
         if ty is DrawBlind:  # a card draw counted here, as rec.before would (a call less for most actions)
             blind[p] += 1
         elif ty is DrawFaceUp:
@@ -216,10 +223,8 @@ def _play_game(game: Game, bots: list[str], seed: int, index: int, observation: 
             raise BotError(f"bot {bots[p]!r} (seat {p}) chose {a!r}, which is not legal here: {e} (game {index})") from None
         if events:
             rec.after(a)
-        actions += 1
-        if actions >= MAX_ACTIONS:
-            rec.capped = True
-            break
+    else:
+        rec.capped = True
     return rec.record()
 
 
