@@ -292,7 +292,16 @@ class PlanningBot(Bot):
     # ------------------------------------------------------------------ the decision
     def act(self, view, legal):
         ph = view.phase
-        if len(legal) == 1 and ph != TUNNEL and not (ph == TURN and type(legal) is RouteLegal and legal.routes):
+        # A turn's start and its second card first (most decisions); a single legal action is taken without a
+        # look, except a tunnel's payment and a turn that lists claims apart from it (a RouteLegal's routes).
+        if ph == TURN:
+            if len(legal) == 1 and not (type(legal) is RouteLegal and legal.routes):
+                return legal[0]
+            self.know.update(view)
+            self._looked_turn = view.turn
+            a = self.turn(view, legal)
+            return a if a is not None else legal[0]
+        if len(legal) == 1 and ph != TUNNEL:
             return legal[0]
         # A second card: the turn began with a card draw, so nothing changed on the board since this seat's
         # last look if that was this turn (Knowledge.update would find nothing new).
@@ -300,9 +309,7 @@ class PlanningBot(Bot):
         if ph != SECOND or self._looked_turn != turn:
             self.know.update(view)
             self._looked_turn = turn
-        if ph == TURN:
-            a = self.turn(view, legal)
-        elif ph == SECOND:
+        if ph == SECOND:
             a = self.second_draw(view, legal)
         elif ph == KEEP:
             a = self.keep(view, legal)
@@ -420,8 +427,6 @@ class PlanningBot(Bot):
         plan = self.current_plan(view)
         self._plan_turn = view.turn
         claims: dict[int, list[ClaimTrack]] | _RouteClaims
-        draws = []
-        others = []
         if type(legal) is RouteLegal:
             claims = _RouteClaims(legal)
             # legal_actions lists a turn's card draws first (engine/turns.py): the draws are the list up to the
@@ -442,6 +447,8 @@ class PlanningBot(Bot):
             others = legal[k:]
         else:
             claims = {}
+            draws = []
+            others = []
             for a in legal:
                 ty = type(a)
                 if ty is ClaimTrack:
