@@ -268,6 +268,9 @@ class Knowledge:
         for r in bd.closed0:
             cost[r] = INF
         self.seen = [0] * bd.n
+        self.log: list[int] = []  # every claimed route, as this seat learnt of them
+        # What update writes another seat's claim into, read in one go (these lists are never bound anew).
+        self._tables = (bd.tid_route, self.owner, self.claimed, self.log, self.mine, self.open, self.cost, bd.free_tids)
         self.done_memo: tuple = (None, None, None)  # tickets_done's last answer
         self.draw_prep: _DrawPrep | None = None  # draw_needs' part of the last routes asked about
         self.trains: list[int] = []  # every seat's trains left, as of the last look (filled by the first update)
@@ -280,7 +283,6 @@ class Knowledge:
         self.link = list(range(bd.NP))
         self.routes_of: list[list[int]] = [[] for _ in range(bd.n)]  # every player's claimed routes, in order
         self.changed: list[int] = []  # routes whose status changed since the bot last looked
-        self.log: list[int] = []  # every claimed route, as this seat learnt of them
         self.version = 0
         self.plans: dict[tuple[int, ...], tuple] = {}  # plan_network's networks per ticket-order prefix, for `plans_version`
         # plan_network's order: the starting tickets most points first, then each later draw's tickets after the
@@ -309,9 +311,8 @@ class Knowledge:
             # Another seat's claim, inline (about three in four of the claims a seat takes in): the route's
             # track owned, the route closed when no track that can be claimed is left free (Knowledge.open),
             # its cost raised to INF, or to the borrowing price (_borrow_cost), when it closes.
-            tid_route, owner, claimed, log, changes = bd.tid_route, self.owner, self.claimed, self.log, self.changed
-            mine, open_, cost, free_tids = self.mine, self.open, self.cost, bd.free_tids
-            me, no_borrow = self.seat, self.borrow == INF
+            tid_route, owner, claimed, log, mine, open_, cost, free_tids = self._tables
+            changes, me, no_borrow = self.changed, self.seat, self.borrow == INF
             p = 0
             for c in counts:
                 if c > seen[p]:
