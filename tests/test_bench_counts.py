@@ -67,3 +67,24 @@ def test_counts_of_a_tree_edited_while_counted_are_refused(tmp_path, monkeypatch
     runs.clear()
     got = bench_counts.per_game(tmp_path, "planning-usa4", 10)  # left alone now: (10 - 2 games) / 8
     assert got == {k: 1000.0 for k in bench_counts.COUNTS}
+
+
+def test_this_tree_is_counted_as_a_copy_at_a_path_as_long_as_the_base_checkouts(tmp_path):
+    # The same code counted at paths of different lengths read up to 1.5% apart, as much as the changes measured.
+    import bench_counts
+
+    source = tmp_path / "my-worktree-with-a-long-name"
+    (source / "ttr_maps" / "__pycache__").mkdir(parents=True)
+    (source / "ttr_maps" / "state.py").write_text("X = 1\n", encoding="utf-8")
+    (source / "ttr_maps" / "__pycache__" / "state.cpython-311.pyc").write_bytes(b"old")
+    (source / "maps" / "variants").mkdir(parents=True)
+    (source / "maps" / "variants" / "usa.yaml").write_text("name: usa\n", encoding="utf-8")
+    base = tmp_path / "ttr-bench-base-x1y2z3" / "tree"
+    base.mkdir(parents=True)
+    this = bench_counts.copy_beside(base, source)
+    assert this.parent == base.parent and len(str(this)) == len(str(base))
+    assert (this / "ttr_maps" / "state.py").read_text(encoding="utf-8") == "X = 1\n"
+    assert (this / "maps" / "variants" / "usa.yaml").is_file()
+    assert not (this / "ttr_maps" / "__pycache__").exists()  # compiled files of another path are not taken along
+    (source / "ttr_maps" / "state.py").write_text("X = 2\n", encoding="utf-8")  # an edit after the copy is not counted
+    assert (this / "ttr_maps" / "state.py").read_text(encoding="utf-8") == "X = 1\n"
