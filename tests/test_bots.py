@@ -192,6 +192,9 @@ def _reads(view):
                  "score", "passengers_unplaced", "passengers_moved", "goods_taken", "flag_cards", "flag_sets"):
         out[name] = [getattr(view, name)(p) for p in range(view.num_players)]
     out["claim_counts"] = view.claim_counts()
+    # The claims after the first i, past the end too (Knowledge.update reads only the new ones): claims(p)[i:].
+    out["claims_from"] = [[view.claims_from(p, i) for i in range(len(out["claims"][p]) + 2)] for p in range(view.num_players)]
+    assert out["claims_from"] == [[c[i:] for i in range(len(c) + 2)] for c in out["claims"]]
     return out
 
 
@@ -225,7 +228,7 @@ def test_closed_views_lead_to_no_hidden_information(variant):
         assert not any(type(x).__name__ == "State" for x in reached)
     assert not hasattr(view, "__dict__")
     for read in (lambda: view.hand, lambda: view.trains(0), lambda: view.phase, lambda: view.claims(seat),
-                 lambda: view.claim_counts(), lambda: view.turn):
+                 lambda: view.claims_from(seat, 0), lambda: view.claim_counts(), lambda: view.turn):
         with pytest.raises(ViewClosed):
             read()
     view.close()  # closing twice is harmless

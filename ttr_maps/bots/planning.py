@@ -317,7 +317,7 @@ class Knowledge:
             for c in counts:
                 if c > seen[p]:
                     rp = self.routes_of[p]
-                    for tid in view.claims(p)[seen[p]:]:
+                    for tid in view.claims_from(p, seen[p]):  # (the new claims only, copied once)
                         if p == me:
                             self._own_claim(tid)
                             continue

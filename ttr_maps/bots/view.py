@@ -92,7 +92,7 @@ class ClosedView(StateView):
 for _name in ("phase", "turn", "final_round", "current_player", "hand", "tickets", "offered", "face_up", "deck",
               "discards", "ticket_piles", "passengers", "goods", "tunnel", "journey"):
     setattr(ClosedView, _name, property(_closed))
-for _name in ("claims", "claim_count", "claim_counts", "trains", "cards", "ticket_count", "offered_count", "stations", "stations_left",
+for _name in ("claims", "claims_from", "claim_count", "claim_counts", "trains", "cards", "ticket_count", "offered_count", "stations", "stations_left",
               "score", "passengers_unplaced", "passengers_moved", "goods_taken", "flag_cards", "flag_sets"):
     setattr(ClosedView, _name, _closed)
 ClosedView.close = lambda self: None  # type: ignore[method-assign]
@@ -167,6 +167,9 @@ class ObservationView(View):
 
     def claims(self, p: int) -> list[int]:
         return self._players[p]["claims"][:]
+
+    def claims_from(self, p: int, i: int) -> list[int]:
+        return self._players[p]["claims"][i:]
 
     def claim_count(self, p: int) -> int:
         return len(self._players[p]["claims"])

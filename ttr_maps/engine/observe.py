@@ -68,6 +68,11 @@ class SeatObservation:
     @property
     def journey(self) -> tuple[int, int] | None: ...
     def claims(self, p: int) -> list[int]: ...
+
+    def claims_from(self, p: int, i: int) -> list[int]:
+        """claims(p)[i:]: the seat's claims after its first i (a bot that kept count reads only the new ones)."""
+        return self.claims(p)[i:]
+
     def claim_count(self, p: int) -> int: ...
     def trains(self, p: int) -> int: ...
 
@@ -177,6 +182,9 @@ class SeatView(SeatObservation):
 
     def claims(self, p: int) -> list[int]:
         return self._s.claims[p][:]
+
+    def claims_from(self, p: int, i: int) -> list[int]:
+        return self._s.claims[p][i:]  # (one copy of the new claims, not the whole list first)
 
     def claim_count(self, p: int) -> int:
         return len(self._s.claims[p])
