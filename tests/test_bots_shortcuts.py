@@ -11,6 +11,8 @@
   decision of seeded games;
 - Knowledge takes another seat's claim in inline, not through a call per claim: after every look of seeded
   games each route's owner, claimed, open and cost are what the view's claims give worked out from scratch;
+- a stalled turn's claim does not ask about a route of one colour whose cards and wild cards held fall short of
+  its length: can_claim refuses every such route at every turn of seeded games;
 - a planning bot keeps no reference to a decision's view (its filler kept per turn and phase): the runner hands
   each seat one view for the whole game, none closed and made again;
 - tickets_done reads a union-find of the seat's own routes: the same answers as walking them, in seeded games;
@@ -181,6 +183,43 @@ def test_knowledge_routes_match_the_claims_in_view(variant, players, monkeypatch
         play_game(game, PLANNING[:players], seed, seed)
     assert seen["looks"] > 100 and seen["closed_by_others"] > 100
     assert (seen["open_doubles"] > 0) == (not board_data(game).parallel_closes)
+
+
+@pytest.mark.parametrize("variant,players", [("usa", 4), ("europe", 4), ("marklin", 4), ("paris", 3)])
+def test_a_route_of_one_colour_the_hand_cannot_pay_has_no_claim(variant, players, monkeypatch):
+    """A stalled turn's claim (top_claim) does not ask can_claim about a route of one colour whose cards held plus
+    every wild card (locomotives, big locomotives) are fewer than its length (BoardData.claim_colour): at every
+    turn's start of seeded games, every route can_claim accepts passes that test, and the test refuses some
+    (Märklin: big locomotives, wild on long routes only)."""
+    from ttr_maps.engine.claims import RouteLegal
+    from ttr_maps.simulate.runner import play_game
+
+    turn = planner.PlanningBot.turn
+    seen = {"turns": 0, "claimable": 0, "refused": 0}
+
+    def checked(self, view, legal):
+        if type(legal) is RouteLegal and legal.routes is not None:
+            bd = self.bd
+            hand = view.hand
+            wild = hand[bd.LOCO] + hand[bd.BIG]
+            fresh = RouteLegal.__new__(RouteLegal)  # (can_claim's own tests, not the listed routes)
+            fresh._game, fresh._hand, fresh._trains, fresh._open = legal._game, legal._hand, legal._trains, legal._open
+            fresh._routes = fresh._quick = None
+            for r in range(bd.NR):
+                c = bd.claim_colour[r]
+                passes = c < 0 or hand[c] + wild >= bd.length[r]
+                if fresh.can_claim(r):
+                    assert passes, r
+                    seen["claimable"] += 1
+                seen["refused"] += not passes
+            seen["turns"] += 1
+        return turn(self, view, legal)
+
+    monkeypatch.setattr(planner.PlanningBot, "turn", checked)
+    game = _game(variant, players)
+    for seed in range(1, 3):
+        play_game(game, PLANNING[:players], seed, seed)
+    assert seen["turns"] > 50 and seen["claimable"] > 200 and seen["refused"] > 200
 
 
 def test_planning_bots_keep_no_view(monkeypatch):

@@ -605,14 +605,16 @@ class PlanningBot(Bot):
 
         From a RouteLegal not yet asked for every claimable route, the routes are tested one by one in that
         order (BoardData.by_points), the first claimable one being the answer, and one longer than the hand
-        could pay skipped without a test (longest_claim): a stalled turn (most of them claim) asked the engine
+        could pay skipped without a test (longest_claim), as is a route of one colour whose cards held with every wild
+        card fall short of its length (BoardData.claim_colour): a stalled turn (most of them claim) asked the engine
         for every claimable route to take one. tests/test_bots_shortcuts.py holds it to the whole list's."""
         bd = self.bd
         if type(claims) is _RouteClaims and claims._routes is None:
             top = longest_claim(bd, hand, view.trains(self.seat))
-            can, length = claims.legal.can_claim, bd.length
+            can, length, one = claims.legal.can_claim, bd.length, bd.claim_colour
+            wild = hand[bd.LOCO] + hand[bd.BIG]  # (a route of one colour the hand cannot pay is not asked about)
             for r in bd.by_points:
-                if length[r] <= top and can(r):
+                if length[r] <= top and ((c := one[r]) < 0 or hand[c] + wild >= length[r]) and can(r):
                     return r
             return None
         return min(claims, key=bd.points_rank.__getitem__) if claims else None  # (the least rank: see above)

@@ -117,6 +117,12 @@ class BoardData:
         # Every claim outside stand-ins pays a track's length with cards of one colour and wild cards
         # (RouteLegal.can_claim): a hand whose best colour plus wild cards is shorter than a route cannot claim it.
         self.claims_by_cards = not t.stand_in_groups
+        # Per route, the colour of its tracks that can ever be claimed when they have one (-1: gray, two colours,
+        # none, or stand-ins in this variant): a hand with fewer cards of it than the route's length less every
+        # wild card held (locomotives and big ones) cannot claim it (RouteLegal.can_claim's test of each track).
+        self.claim_colour = tuple(
+            cols[0] if self.claims_by_cards and cols and cols[0] >= 0 and cols.count(cols[0]) == len(cols) else -1
+            for cols in ([c for _, c in tracks] for tracks in self.route_tracks))
         # Static distances (by length) for cheap estimates: ticket difficulty, etc. One place's row is worked out
         # when first asked for (only tickets' ends are), not all pairs: that grew with places squared (issue 20.4).
         self.dist0 = _Rows(self, [float(n) for n in self.length])
