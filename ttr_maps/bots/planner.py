@@ -121,13 +121,7 @@ class PlanningBot(Bot):
         self.last_claim_turn = 0
         self.journey_plan: list[int] = []
         self.tunnel_wait: dict[int, int] = {}  # route -> hand size before trying that tunnel again
-        long_piles = getattr(bd, "_long_piles", None)  # (per board: worked out by the first planning bot of a Game)
-        if long_piles is None:
-            board = game.board
-            long_piles = bd._long_piles = frozenset(
-                pile for pile, decks in game.variant.tickets.piles.items()
-                if any(board.decks.get(d) is not None and board.decks[d].long for d in decks))
-        self.long_piles = long_piles
+        self.long_piles = bd.long_piles
 
     # ------------------------------------------------------------------ hooks a style may override
     def route_cost(self, r: int) -> float:

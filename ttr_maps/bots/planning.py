@@ -117,6 +117,10 @@ class BoardData:
         # Every claim outside stand-ins pays a track's length with cards of one colour and wild cards
         # (RouteLegal.can_claim): a hand whose best colour plus wild cards is shorter than a route cannot claim it.
         self.claims_by_cards = not t.stand_in_groups
+        # The ticket piles dealt from a deck of long tickets (a style may keep or value them apart).
+        decks = game.board.decks
+        self.long_piles = frozenset(pile for pile, names in v.tickets.piles.items()
+                                    if any(decks.get(d) is not None and decks[d].long for d in names))
         # Per route, the colour of its tracks that can ever be claimed when they have one (-1: gray, two colours,
         # none, or stand-ins in this variant): a hand with fewer cards of it than the route's length less every
         # wild card held (locomotives and big ones) cannot claim it (RouteLegal.can_claim's test of each track).

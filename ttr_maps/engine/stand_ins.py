@@ -21,7 +21,7 @@ from . import tunnels
 from .errors import R_STAND_IN, IllegalAction
 from .mechanic import Mechanic
 from .notation import NotationError, parse_payment
-from .payments import color_payments, discard_payment, take_payment
+from .payments import color_payments, pay
 from .phases import PH_STAND_IN
 
 if TYPE_CHECKING:
@@ -187,8 +187,7 @@ def finish(state: State) -> None:
     if state.t.t_tunnel[pend.tid]:
         tunnels.start(state, pend.tid, pend.paid, given)
         return
-    take_payment(state, pend.paid)
-    discard_payment(state, pend.paid)
+    pay(state, pend.paid)
     for k, m in enumerate(given):
         if m:
             state.discard[k] += m
