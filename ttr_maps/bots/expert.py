@@ -29,7 +29,6 @@
 from __future__ import annotations
 
 from heapq import heapify, heappop, heappush
-from weakref import WeakKeyDictionary
 
 from ..engine.actions import BuildStation, DrawTickets, MovePassenger, PlacePassenger, StopPassenger
 from .planner import PlanningBot
@@ -424,7 +423,7 @@ class ExpertBot(PlanningBot):
         # The turns' weight below for a route of each length with the fewest cards it can miss (every card of the
         # colour held most and every wild card paying): a route's value is at most its points over that.
         most_paid = hmax + locos + bigs
-        kept = _FILLER.get(bd)
+        kept = bd._filler
         if kept is None:
             kept = _filler_groups(bd)
         groups, turns_by_paid = kept
@@ -827,16 +826,14 @@ class ExpertBot(PlanningBot):
         return (best_v, best_path), ways
 
 
-_FILLER: WeakKeyDictionary = WeakKeyDictionary()  # board -> _filler_groups's answer
-
-
 def _filler_groups(bd) -> tuple[list[tuple[int, int, tuple[int, ...]]], dict]:
     """The filler's groups of routes, (points, length, the routes with them), and an empty table of the fewest
     turns per length it fills per (most cards a colour and the wild cards pay, tempo); kept per board."""
     by: dict[tuple[int, int], list[int]] = {}
     for r in bd.by_points:
         by.setdefault((bd.points[r], bd.length[r]), []).append(r)
-    kept = _FILLER[bd] = ([(pts, L, tuple(routes)) for (pts, L), routes in by.items()], {})
+    kept: tuple[list[tuple[int, int, tuple[int, ...]]], dict] = ([(pts, L, tuple(routes)) for (pts, L), routes in by.items()], {})
+    bd._filler = kept
     return kept
 
 

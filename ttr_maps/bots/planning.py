@@ -22,7 +22,7 @@ from __future__ import annotations
 import weakref
 from heapq import heappop, heappush
 from operator import sub
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from ..boardgraph import distances
 from ..engine.actions import ClaimTrack, DrawBlind
@@ -39,6 +39,12 @@ SHARED_PLANS = 3000  # networks on the empty board kept per style and board (Boa
 
 class BoardData:
     """Int tables of one game for planning (built once per Game, shared by every bot of it)."""
+
+    # Worked out when first asked for: ticket_paths, LongRouteBot's (min_long, long routes), ExpertBot's filler
+    # groups (expert._filler_groups).
+    _ticket_paths: list[frozenset[int]] | None = None
+    _long_routes: tuple[int, tuple[int, ...]] | None = None
+    _filler: tuple[list[tuple[int, int, tuple[int, ...]]], dict] | None = None
 
     def __init__(self, game: Game):
         t = game.t
@@ -543,7 +549,7 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
     plan.version = know.version
     n = len(order)
     if start:
-        c, routes, trains, pcost, reachable, unreachable, borrowed, used, paths = got
+        c, routes, trains, pcost, reachable, unreachable, borrowed, used, paths = got  # type: ignore[misc]  # (start > 0: got is set)
         plan.routes, plan.trains, plan.cost = routes[:], trains, pcost
         plan.reachable, plan.unreachable, plan.borrowed = reachable[:], unreachable[:], borrowed[:]
         plan.paths = paths
@@ -591,7 +597,7 @@ def plan_network(know: Knowledge, tickets: Iterable[int], cost: list[float] | No
     return plan
 
 
-def _take_path(path: list[int], c: list[float], open_: list, mine: list, length: list[int], routes: list[int],
+def _take_path(path: list[int], c: list[float], open_: list, mine: list, length: Sequence[int], routes: list[int],
                borrowed: list[int]) -> tuple[float, int]:
     """A ticket's path joins a network: each route not yet free in `c` is made free, open ones go to `routes`,
     other seats' ones to `borrowed`; (the cost added, the trains added), the cost INF at once if a route of
@@ -639,7 +645,7 @@ def repair_plan(know: Knowledge, plan: Plan, cut: set[int], todo: list[int]) -> 
     out.unreachable = [k for k in plan.unreachable if k in todo]
     mine, open_, length = know.mine, know.open, bd.length
     trains, pcost = 0, 0.0
-    new_paths = ()
+    new_paths: tuple = ()
     ticket_ends = bd.ticket_ends
     for k, path in kept + [(k, None) for k in again]:
         if path is None:
@@ -692,7 +698,8 @@ def tickets_done(know: Knowledge, tickets: Iterable[int]) -> tuple[list[int], li
     if memo[0] == key:
         return memo[1][:], memo[2][:]
     bd = know.bd
-    done, todo = [], []
+    done: list[int] = []
+    todo: list[int] = []
     comp_cache: dict[int, set[int]] = {}
     ticket_ends, country, link = bd.ticket_ends, bd.country, know.link
     for k in tickets:
@@ -930,7 +937,7 @@ def cheapest_claim(bd: BoardData, options: list[ClaimTrack], hand: list[int], ot
     best, best_cost = options[0], INF
     for a in options:
         counts = t.payment_counts(a.payment)
-        color, nc, nl, nb, _ = counts
+        color, nc, nl, nb, _ = counts  # type: ignore[misc]  # (a legal claim's payment always has counts)
         cost = nl * 2.5 + nb * 2.0 + a.stand_ins * bd.stand_in[a.route] * 1.2
         if nc:
             spare = hand[color] - nc
@@ -964,7 +971,7 @@ def _missing(need: list[int], hand: list[int]) -> int:
 
 
 def pick_draw(bd: BoardData, legal_draws: list, face_up: list[int], need: list[int], hand: list[int], loco_need: int,
-              second: bool, take_locos: bool, focus: int | Callable[[], int] = -1) -> object | None:
+              second: bool, take_locos: bool, focus: int | Callable[[list[int]], int] = -1) -> object | None:
     """A card draw for the colours the plan lacks (`need` less `hand`, per colour): a face-up card of the
     most-missing colour, else blind.
 
@@ -1021,8 +1028,9 @@ def pick_draw(bd: BoardData, legal_draws: list, face_up: list[int], need: list[i
         return legal_draws[0] if n else None  # the blind card, else (the deck gone) the lowest slot
     # Some slots only (a locomotive that may not be taken second, an empty slot): the slots listed.
     blind = legal_draws[0] if off else None
-    best, best_score = None, 0  # the face-up card of the colour the plan misses most (the first such slot)
-    loco = None  # a face-up locomotive (the last such slot)
+    best_draw: object | None = None  # the face-up card of the colour the plan misses most (the first such slot)
+    best_score = 0
+    loco_draw: object | None = None  # a face-up locomotive (the last such slot)
     firsts: dict[int, object] = {}  # wanted colour face up -> its first slot
     for a in legal_draws[1:] if off else legal_draws:
         k = face_up[a.slot]
@@ -1033,24 +1041,24 @@ def pick_draw(bd: BoardData, legal_draws: list, face_up: list[int], need: list[i
                     firsts[k] = a
                 score = dk * 2
                 if score > best_score:
-                    best, best_score = a, score
+                    best_draw, best_score = a, score
         elif k == LOCO:
-            loco = a
-    if loco is not None and bd.loco_one_card and (loco_need > 0 or (bd.loco_everywhere and _missing(need, hand) > 0)):
-        return loco
-    if best is not None:
+            loco_draw = a
+    if loco_draw is not None and bd.loco_one_card and (loco_need > 0 or (bd.loco_everywhere and _missing(need, hand) > 0)):
+        return loco_draw
+    if best_draw is not None:
         if len(firsts) > 1:  # the focus colour scores 100 more: with one wanted colour face up, the same card
             if callable(focus):
                 focus = focus(hand)
             fa = firsts.get(focus)
             if fa is not None:  # its first slot, unless another colour scores more (or as much, earlier)
                 fs = 100 + 2 * (need[focus] - hand[focus])
-                if fs > best_score or (fs == best_score and legal_draws.index(fa) < legal_draws.index(best)):
-                    best = fa
-        return best
-    if loco is not None and not second:
+                if fs > best_score or (fs == best_score and legal_draws.index(fa) < legal_draws.index(best_draw)):
+                    best_draw = fa
+        return best_draw
+    if loco_draw is not None and not second:
         if loco_need > 0 or (take_locos and _missing(need, hand) >= 3):
-            return loco
+            return loco_draw
     if blind is not None:
         return blind
     # No blind card: any face-up card (the deck is gone), the lowest slot.
