@@ -4,6 +4,7 @@
     python benchmarks/bench_interleaved.py --base main --pairs 7    # against main (a branch, tag or hash)
     python benchmarks/bench_interleaved.py --workload planning-usa4 --workload expert-marklin4 --games 40
     python benchmarks/bench_interleaved.py --list                   # the workloads
+    python benchmarks/bench_interleaved.py --base main --compiled   # this tree's compiled build against main's sources
 
 The base commit is checked out into a temporary git worktree (removed at the
 end). Each measurement is a separate process running one workload on one tree:
@@ -19,6 +20,9 @@ load on a shared machine inflates far less than wall-clock time; the `cli-*`
 workloads time a whole `ttr-maps` command as a user runs it (interpreter start,
 imports, output files), as the child process's CPU time (user + system, from
 os.wait4). The load average is printed at the start and the end.
+
+With --compiled the new side is this tree's optional compiled build (docs/simulate.md, "A compiled build"),
+made in a temporary copy (benchmarks/compiled_build.py) and removed at the end; the old side stays as it is.
 
 Each run also hashes what it played (scores and winners of every game), so the
 table says whether old and new code played the same games.
@@ -156,13 +160,14 @@ def _drop_tree(tree: Path) -> None:
     subprocess.run(["git", "-C", str(ROOT), "worktree", "prune"], capture_output=True)
 
 
-def compare(base_tree: Path, workloads: list[str], pairs: int, games: int | None, log=print) -> list[dict]:
+def compare(base_tree: Path, workloads: list[str], pairs: int, games: int | None, log=print,
+            new_tree: Path = ROOT) -> list[dict]:
     rows = []
     for w in workloads:
         n = games or WORKLOADS[w][3]
         old, new = [], []
         for i in range(pairs):
-            order = ((base_tree, old), (ROOT, new)) if i % 2 == 0 else ((ROOT, new), (base_tree, old))
+            order = ((base_tree, old), (new_tree, new)) if i % 2 == 0 else ((new_tree, new), (base_tree, old))
             for tree, into in order:
                 into.append(_measure(tree, w, n))
             log(f"  {w} pair {i + 1}/{pairs}: old {old[-1]['cpu']:.2f} s, new {new[-1]['cpu']:.2f} s", file=sys.stderr)
@@ -186,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workload", action="append", choices=sorted(WORKLOADS), help="repeatable; default all but cli-*")
     ap.add_argument("--pairs", type=int, default=5, help="old/new pairs per workload (default 5)")
     ap.add_argument("--games", type=int, help="games per measurement (default: per workload, see --list)")
+    ap.add_argument("--compiled", action="store_true", help="time this tree's compiled build (mypyc) as the new code")
     ap.add_argument("--json", action="store_true", help="print JSON")
     ap.add_argument("--list", action="store_true", help="list the workloads and exit")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
@@ -206,12 +212,23 @@ def main(argv: list[str] | None = None) -> int:
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     dirty = bool(subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
                                 capture_output=True, text=True).stdout.strip())
+    compiled: list[str] = []
     try:
-        rows = compare(tree, workloads, args.pairs, args.games)
+        new_tree = ROOT
+        if args.compiled:
+            from compiled_build import BuildFailed, build_compiled
+
+            new_tree = tree.parent / "compiled"
+            try:
+                compiled = build_compiled(new_tree)
+            except BuildFailed as e:
+                raise SystemExit(str(e)) from None
+        rows = compare(tree, workloads, args.pairs, args.games, new_tree=new_tree)
     finally:
         _drop_tree(tree)
     load_end = os.getloadavg()
-    meta = {"base": commit[:12], "new": head + (" + uncommitted changes" if dirty else ""), "python": platform.python_version(),
+    new = head + (" + uncommitted changes" if dirty else "") + (f" compiled ({', '.join(compiled)})" if args.compiled else "")
+    meta = {"base": commit[:12], "new": new, "python": platform.python_version(),
             "cpus": os.cpu_count(), "load_start": [round(x, 2) for x in load_start], "load_end": [round(x, 2) for x in load_end]}
     if args.json:
         print(json.dumps({"meta": meta, "rows": rows}, indent=2))

@@ -47,12 +47,22 @@ class _Commands(click.Group):
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(__version__, prog_name="ttr-maps")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=lambda ctx, _p, v: _version(ctx, v),
+              help="Show the version, and whether this install is compiled, and exit.")
 def cli() -> None:
     """ttr-maps: design, check, render, play and simulate Ticket to Ride-style boards.
 
     An unofficial fan tool. Boards and variants are YAML (or JSON) files; see the README.
     """
+
+
+def _version(ctx: click.Context, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from ttr_maps.compiled import build_note
+
+    click.echo(f"ttr-maps, version {__version__} ({build_note()})")
+    ctx.exit()
 
 
 def _modules() -> list[str]:

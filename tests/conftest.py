@@ -41,6 +41,20 @@ LONGEST_FIRST = (
 )
 
 
+def pytest_sessionstart(session) -> None:
+    """The tests cover the sources: a checkout with compiled modules beside them (a compiled build made in place,
+    which Python would import instead of the sources) is refused, with the files to remove."""
+    from ttr_maps.compiled import compiled_modules
+
+    found = compiled_modules(ROOT / "ttr_maps")
+    if found:
+        raise pytest.UsageError(
+            f"{ROOT / 'ttr_maps'} holds compiled modules ({', '.join(found)}), which Python imports instead of their "
+            "sources: the tests would not test the sources. Remove them (git clean -X -n ttr_maps lists them); a "
+            "compiled build is installed with `TTR_MAPS_COMPILE=1 pip install .`, never in the checkout."
+        )
+
+
 def pytest_collection_modifyitems(items: list) -> None:
     """The longest files first (LONGEST_FIRST), the rest in their usual order; each file's tests keep theirs."""
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
