@@ -7,7 +7,7 @@ ferry count accept the same payments), so an unaffordable group costs one test.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import stand_ins
 from .actions import ClaimTrack
@@ -160,7 +160,7 @@ def claim_segments(state: State, out: list) -> tuple[list, int] | None:
     nc = t.NC
     colors = hand[:nc]
     wilds = locos + bigs
-    segs = None
+    segs: list | None = None  # gray groups' segments (tuples), then the stand-in claims (a list)
     total = 0
     _colored_claims(game, colors, locos, bigs, trains, gopen, out)
     if t.groups_by_color[nc]:
@@ -308,6 +308,13 @@ def _positions(positions: dict[int, tuple[int, ...]], mask: int) -> tuple[int, .
     return js
 
 
+def _python_class(cls: type) -> type:
+    """A class decorator that does nothing. (mypyc, compiling this module, keeps a decorated class a Python class:
+    a compiled "native" class cannot subclass list, which RouteLegal does.)"""
+    return cls
+
+
+@_python_class
 class RouteLegal(list):
     """`State.legal_actions(payments=False)`: the legal actions other than claims, and the claims by route.
 
@@ -320,11 +327,19 @@ class RouteLegal(list):
     """
 
     __slots__ = ("_game", "_hand", "_trains", "_open", "_routes", "_quick", "listed")
+    _game: Any  # the Game
+    _hand: list[int]
+    _trains: int
+    _open: list[int] | None  # None: not at the start of a turn (no claims)
+    _routes: dict[int, list[int]] | None
+    _quick: tuple[list[int], tuple[int, int, int]] | None
+    listed: int
 
     @property
     def routes(self) -> dict[int, list[int]]:
         if self._routes is None:
-            self._routes = claimable_routes(self._game, self._hand, self._trains, self._open)
+            # (_routes is None only at the start of a turn, when _open is set: route_legal)
+            self._routes = claimable_routes(self._game, self._hand, self._trains, self._open)  # type: ignore[arg-type]
         return self._routes
 
     def can_claim(self, route: int) -> bool:
@@ -347,7 +362,7 @@ class RouteLegal(list):
             loco = hand[t.LOCO]
             quick = self._quick = (haves, (0, loco, loco + hand[t.BIG]))
         haves, wilds = quick
-        gopen = self._open
+        gopen: list[int] = self._open  # type: ignore[assignment]  # (set: _routes is None, as in routes)
         trains = self._trains
         for gi, bit, length, ferry, color, wk, sg in row:
             if not gopen[gi] & bit or length > trains:

@@ -49,8 +49,9 @@ class State:
         v = game.variant
         self.game = game
         self.t = t
-        self.seed = None
-        self.rng = random.Random(0) if rng else None
+        self.seed: int | None = None
+        # (None only in a blank state whose deal follows at once: `rng` False)
+        self.rng: random.Random = random.Random(0) if rng else None  # type: ignore[assignment]
         self.deck: list[int] = []
         self.discard = [0] * t.NK
         self.discard_total = 0

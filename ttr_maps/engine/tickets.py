@@ -235,6 +235,7 @@ def return_tickets(state: State, back: list[int], deal: TicketDeal) -> None:
         return
     t = state.t
     groups: dict[tuple[str, str], list[int]] = {}
+    how: str
     for k in back:
         pile = t.ticket_pile.get(k, "")
         how = deal.returned_to(pile)

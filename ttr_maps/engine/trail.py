@@ -381,7 +381,7 @@ def _tree_paths(inc: list[int], eu: list[int], ev: list[int]) -> list[int]:
             k = low.bit_length() - 1
             o = eu[k] ^ ev[k] ^ v
             if path[o] is None:
-                path[o] = path[v] | low
+                path[o] = path[v] | low  # type: ignore[operator]  # (path[v] is set: v was queued)
                 queue.append(o)
     return path  # type: ignore[return-value]
 

@@ -111,7 +111,7 @@ def legal_sequence(s: State) -> Sequence[Action]:
     ph = s.phase
     if ph != PH_TURN:
         if ph == PH_SECOND:  # legal_actions' list for the second card, without its other phases' tests
-            out = []
+            out: list[Action] = []
             cards.legal_draws(s, out, True)
             return out
         return legal_actions(s)
