@@ -16,6 +16,16 @@ from .payments import color_payments
 
 if TYPE_CHECKING:
     from .state import State
+    from .tables import ClaimGroup, Tables
+
+    # A Tables.groups_by_color entry: (group index, length, ferry locomotives, ClaimGroup.wilds, the group).
+    GroupEntry = tuple[int, int, int, int, ClaimGroup]
+    # A route's row of _route_tests: per track in a claim group (group, its bit, length, ferry locomotives, colour,
+    # which wilds pay, the group if stand-ins pay there).
+    RouteTest = tuple[int, int, int, int, int, int, ClaimGroup | None]
+    # A game.claim_checked entry (check_claim): the claim, its track, route and length, its payment counts, and
+    # those counts' colour, coloured cards, locomotives and +4 locomotives, and the routes parallel to it.
+    CheckedClaim = tuple[ClaimTrack, int, int, int, tuple[int, int, int, int, int], int, int, int, int, tuple[int, ...]]
 
 _HELD = itemgetter(1)  # of a (colour, cards of it) pair: the colours held are those it is true of
 
@@ -36,7 +46,7 @@ def legal_claims(state: State, out: list) -> None:
 
 def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list) -> None:
     """legal_claims for a hand, trains left and claimable-track masks (also RouteLegal's snapshot of them)."""
-    t = game.t
+    t: Tables = game.t
     locos = hand[t.LOCO]
     bigs = hand[t.BIG]
     nc = t.NC
@@ -65,12 +75,12 @@ def _claims_for(game, hand: list[int], trains: int, gopen: list[int], out: list)
         _gray_group_claims(game, gi, g, length, ferry, cl, cb, held, wild, open_mask, out)
 
 
-def _gray_group_claims(game, gi: int, g, length: int, ferry: int, cl: int, cb: int, held: list, wild: int,
+def _gray_group_claims(game, gi: int, g: ClaimGroup, length: int, ferry: int, cl: int, cb: int, held: list[tuple[int, int]], wild: int,
                        open_mask: int, out: list) -> None:
     """One gray group's claims: for each open track of `open_mask`, the payments of each colour held (`held`:
     (colour, count) pairs of the colours the hand has), then those in wild cards alone (`wild` of them usable);
     each track's payments of one colour interned in game.gray_rows."""
-    rows_cache = game.gray_rows
+    rows_cache: dict[int, list[list[ClaimTrack]]] = game.gray_rows
     base = (gi * (game.t.NC + 1)) << 12 | cl << 4 | cb
     rows = []
     for k, h in held:
@@ -89,7 +99,7 @@ def _gray_group_claims(game, gi: int, g, length: int, ferry: int, cl: int, cb: i
         rows.append(r)
     if not rows:
         return
-    positions = game.open_positions
+    positions: dict[int, tuple[int, ...]] = game.open_positions
     js = positions.get(open_mask)
     if js is None:
         js = _positions(positions, open_mask)
@@ -101,8 +111,8 @@ def _gray_group_claims(game, gi: int, g, length: int, ferry: int, cl: int, cb: i
 def _colored_claims(game, colors: list[int], locos: int, bigs: int, trains: int, gopen: list[int], out: list) -> None:
     """The claims of the coloured groups for a hand's cards per colour and wilds, appended to `out` colour by
     colour (legal_claims' order; shared by _claims_for and claim_segments)."""
-    t = game.t
-    lists = game.claim_lists
+    t: Tables = game.t
+    lists: dict[int, list[ClaimTrack]] = game.claim_lists
     shift = t.group_bits
     upto = t.groups_upto
     cap = t.group_len_cap
@@ -154,7 +164,7 @@ def claim_segments(state: State, out: list) -> tuple[list, int] | None:
     hand = state.hands[p]
     trains = state.trains[p]
     gopen = state.group_open[p]
-    t = game.t
+    t: Tables = game.t
     locos = hand[t.LOCO]
     bigs = hand[t.BIG]
     nc = t.NC
@@ -172,8 +182,8 @@ def claim_segments(state: State, out: list) -> tuple[list, int] | None:
             top = trains
         if top > t.group_len_cap:
             top = t.group_len_cap
-        counts = game.gray_counts
-        positions = game.open_positions
+        counts: dict[int, tuple[int, ...]] = game.gray_counts
+        positions: dict[int, tuple[int, ...]] = game.open_positions
         for e in t.groups_upto[nc][top]:
             gi, length, ferry, wk, g = e
             open_mask = gopen[gi]
@@ -265,7 +275,7 @@ def _gray_counts(game, ckey: int, length: int, ferry: int) -> tuple[int, ...]:
     0 to the length: none for 0), and last how many wilds alone give; kept in game.gray_counts."""
     cl = ckey >> 8 & 0xFF
     cb = ckey & 0xFF
-    t = game.t
+    t: Tables = game.t
     tab = [len(color_payments(t, 0, h, 1, length, ferry, cl, cb)) if h + cl + cb >= length else 0
            for h in range(1, length + 1)]
     alone = len(color_payments(t, -1, 0, 0, length, ferry, cl, cb)) if cl + cb >= length else 0
@@ -347,13 +357,13 @@ class RouteLegal(list):
         if self._routes is not None:
             return route in self._routes
         game = self._game
-        row = (game.route_tests or _route_tests(game)).get(route)
+        row: tuple[RouteTest, ...] | None = (game.route_tests or _route_tests(game)).get(route)
         if row is None:  # no such route
             return False
         quick = self._quick
         if quick is None:
             # Cards per colour, the colour held most at -1 (a gray track) and -2; wild cards by ClaimGroup.wilds.
-            t = game.t
+            t: Tables = game.t
             hand = self._hand
             haves = hand[: t.NC]
             best = max(haves) if haves else 0  # (max's `default=` is a keyword call, parsed every time)
@@ -381,7 +391,7 @@ class RouteLegal(list):
         out: list[ClaimTrack] = []
         gopen = self._open
         game = self._game
-        t = game.t
+        t: Tables = game.t
         if gopen is None or not 0 <= route < len(t.route_tids):
             return out
         if t.stand_in_groups:
@@ -395,7 +405,7 @@ class RouteLegal(list):
             if out:
                 self.listed = route
             return out
-        groups = game.route_groups
+        groups: tuple[tuple[tuple[int, GroupEntry, int], ...], ...] | None = game.route_groups
         if groups is None:
             groups = _route_groups(game)
         _route_claims(game, self._hand, self._trains, gopen, groups[route], out)
@@ -404,11 +414,11 @@ class RouteLegal(list):
         return out
 
 
-def _route_groups(game) -> tuple:
+def _route_groups(game) -> tuple[tuple[tuple[int, GroupEntry, int], ...], ...]:
     """Per route, its tracks' claim groups in the order _claims_for walks them (colour by colour, gray last;
     within a colour shortest first, as Tables.groups_by_color): (colour (NC: gray), group entry, the route's
     bits in the group's open-track mask). Kept as game.route_groups."""
-    t = game.t
+    t: Tables = game.t
     where = {}
     for c, entries in enumerate(t.groups_by_color):
         for i, e in enumerate(entries):
@@ -425,10 +435,11 @@ def _route_groups(game) -> tuple:
     return out
 
 
-def _route_claims(game, hand: list[int], trains: int, gopen: list[int], groups: tuple, out: list) -> None:
+def _route_claims(game, hand: list[int], trains: int, gopen: list[int], groups: tuple[tuple[int, GroupEntry, int], ...],
+                  out: list) -> None:
     """_claims_for's claims of one route's groups (_route_groups: what _claims_for would list of a mask of
     the route's tracks alone, in its order, the same interned lists), without walking the other groups."""
-    t = game.t
+    t: Tables = game.t
     nc = t.NC
     locos = hand[t.LOCO]
     bigs = hand[t.BIG]
@@ -466,11 +477,11 @@ def _route_claims(game, hand: list[int], trains: int, gopen: list[int], groups: 
                            open_mask, out)
 
 
-def _route_tests(game) -> dict:
+def _route_tests(game) -> dict[int, tuple[RouteTest, ...]]:
     """Per route (by its index), what RouteLegal.can_claim tests of each of its tracks in a claim group: (group, its
     bit, length, ferry locomotives, colour, which wilds pay (ClaimGroup.wilds), the group if stand-ins pay there).
     Kept as game.route_tests."""
-    t = game.t
+    t: Tables = game.t
     rows = {}
     for r, tids in enumerate(t.route_tids):
         row = []
@@ -504,7 +515,7 @@ def route_legal(state: State, turn: bool) -> RouteLegal:
 
 def claimable_routes(game, hand: list[int], trains: int, gopen: list[int]) -> dict[int, list[int]]:
     """The routes with a legal claim (route -> claimable track ids): legal_claims' tests without its payments."""
-    t = game.t
+    t: Tables = game.t
     out: dict[int, list[int]] = {}
     t_route = t.t_route
     locos = hand[t.LOCO]
@@ -538,7 +549,7 @@ def claimable_routes(game, hand: list[int], trains: int, gopen: list[int]) -> di
             if wild < ferry or have + wild < length:
                 continue
             found.append((g.tids, open_mask))
-    positions = game.open_positions
+    positions: dict[int, tuple[int, ...]] = game.open_positions
     for tids, open_mask in found:
         js = positions.get(open_mask)
         if js is None:
@@ -560,9 +571,10 @@ def claimable_routes(game, hand: list[int], trains: int, gopen: list[int]) -> di
     return out
 
 
-def _colored_actions(game, key: int, g, color: int, have: int, length: int, ferry: int, locos: int, cb: int, open_mask: int):
+def _colored_actions(game, key: int, g: ClaimGroup, color: int, have: int, length: int, ferry: int, locos: int, cb: int,
+                     open_mask: int) -> list[ClaimTrack]:
     """The claim actions of a coloured group's open tracks; interned."""
-    lists = game.claim_lists
+    lists: dict[int, list[ClaimTrack]] = game.claim_lists
     if len(lists) > 200_000:
         lists.clear()
     pays = color_payments(game.t, color, have, 0, length, ferry, locos, cb)
@@ -570,9 +582,10 @@ def _colored_actions(game, key: int, g, color: int, have: int, length: int, ferr
     return acts
 
 
-def _gray_rows(game, rkey: int, g, color: int, have: int, least: int, length: int, ferry: int, cl: int, cb: int):
+def _gray_rows(game, rkey: int, g: ClaimGroup, color: int, have: int, least: int, length: int, ferry: int, cl: int,
+               cb: int) -> list[list[ClaimTrack]]:
     """Per track of a gray group, the claim actions paying with `color` (or wilds alone); interned."""
-    cache = game.gray_rows
+    cache: dict[int, list[list[ClaimTrack]]] = game.gray_rows
     if len(cache) > 200_000:
         cache.clear()
     pays = color_payments(game.t, color, have, least, length, ferry, cl, cb)
@@ -584,13 +597,13 @@ def _claim_action(game, tid: int, pid: int) -> ClaimTrack:
     """The claim of track `tid` paying payment `pid`, interned in game.claim_cache. Only the listings make
     these, from the payments their track's group accepts (payments.color_payments), so what check_claim tests
     of the action alone holds for it: its entry in game.claim_checked is made with it."""
-    t = game.t
-    cache = game.claim_cache
+    t: Tables = game.t
+    cache: dict[tuple[int, int], ClaimTrack] = game.claim_cache
     a = cache.get((tid, pid))
     if a is None:
         r = t.t_route[tid]
         a = cache[(tid, pid)] = ClaimTrack(r, t.t_track[tid], t.payment(pid))
-        checked = game.claim_checked
+        checked: dict[int, CheckedClaim] = game.claim_checked
         if len(checked) > 200_000:
             checked.clear()
         counts = t.payment_counts_by_id(pid)
@@ -607,7 +620,7 @@ def check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int, 
     made with it, by _claim_action); a kept action is then checked only against the state (track free,
     parallel rule, trains, cards). Anything failing there goes through the full checks, which name the rule.
     """
-    hit = state.game.claim_checked.get(id(action))
+    hit: CheckedClaim | None = state.game.claim_checked.get(id(action))
     if hit is not None and hit[0] is action:
         _, tid, r, length, counts, color, nc, nl, nb, parallel = hit
         p = state.current
@@ -615,7 +628,7 @@ def check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int, 
         mask = state.route_mask
         if state.owner[tid] < 0 and not mask[r] & bit and state.avail[tid] and state.trains[p] >= length:
             hand = state.hands[p]
-            t = state.t
+            t: Tables = state.t
             if not ((nc and hand[color] < nc) or hand[t.LOCO] < nl or hand[t.BIG] < nb):
                 for q in parallel:
                     if mask[q] & bit:
@@ -624,7 +637,7 @@ def check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int, 
                     return tid, counts
     tid, counts = _check_claim(state, action)
     if type(action.stand_ins) is int and not action.stand_ins:  # stand-ins' check looks at the hand: not kept
-        checked = state.game.claim_checked
+        checked: dict[int, CheckedClaim] = state.game.claim_checked
         if len(checked) > 200_000:
             checked.clear()
         r = action.route
@@ -635,7 +648,7 @@ def check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int, 
 
 def _check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int, int, int, int]]:
     """check_claim, every test."""
-    t = state.t
+    t: Tables = state.t
     p = state.current
     r = action.route
     if not isinstance(r, int) or not 0 <= r < len(t.route_tids):
@@ -696,7 +709,7 @@ def _check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int,
 
 def place_trains(state: State, tid: int) -> None:
     """The claim is made: trains on the track, points scored, parallel tracks closed as the rules say."""
-    t = state.t
+    t: Tables = state.t
     p = state.current
     r = t.t_route[tid]
     length = t.t_len[tid]
