@@ -115,9 +115,9 @@ class BoardIndex:
         city: dict[str, int] = {p.id: k for k, p in enumerate(board.places) if not p.is_country}
         nodes = len(board.places)
         country_ends: dict[str, list[tuple[int, int]]] = {}  # country -> (route, its node there)
-        route_nodes = []
+        route_nodes: list[tuple[int, int]] = []  # (a route's ends: two nodes)
         for r, route in enumerate(board.routes):
-            pair = []
+            pair: list[int] = []
             for end in route.ends:
                 if end in self.countries:
                     if pair and end == route.from_:  # a route from a country into itself: one dead end
@@ -132,7 +132,7 @@ class BoardIndex:
                         k = city[end] = nodes
                         nodes += 1
                     pair.append(k)
-            route_nodes.append(tuple(pair))
+            route_nodes.append(tuple(pair))  # type: ignore[arg-type]  # (two: a route has two ends)
         self.route_nodes = tuple(route_nodes)
         self.route_length = tuple(r.length for r in board.routes)
         self.nodes = nodes
@@ -209,12 +209,12 @@ def _mechanic_rows(table: ScoringTable, mechanics: Iterable[Mechanic]) -> list[C
     variant, board = table.variant, table.board
     for m in mechanics:
         if overrides(m, "final_scoring"):
-            out.append(lambda _seat, player, m=m: m.final_scoring(variant, board, player))
+            out.append(lambda _seat, player, m=m: m.final_scoring(variant, board, player))  # type: ignore[misc]
         if overrides(m, "final_scoring_table"):
             rows = list(m.final_scoring_table(table))
             if len(rows) != len(table.position.players):
                 raise ScoringError(f"mechanic {m.name}: {len(rows)} rows of final scoring for {len(table.position.players)} players")
-            out.append(lambda seat, _player, rows=rows: rows[seat])
+            out.append(lambda seat, _player, rows=rows: rows[seat])  # type: ignore[misc]
     return out
 
 
@@ -288,7 +288,7 @@ class _Option:
 _Partition = UnionFind
 
 
-def _route_nodes(board: Board, route: int, countries: frozenset[str]) -> tuple[Hashable, Hashable]:
+def _route_nodes(board: Board, route: int, countries: frozenset[str]) -> tuple[str | tuple[str, int], str | tuple[str, int]]:
     """The two nodes a route joins: a city is one node; a country is one dead end per route into it,
     so no path passes through a country."""
     a, b = board.routes[route].ends
