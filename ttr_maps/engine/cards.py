@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from math import ceil, comb, log, log1p
 from random import Random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .actions import DrawBlind, DrawFaceUp
 from .errors import R_DRAW, R_FACE_UP_LOCO, IllegalAction
@@ -16,14 +16,15 @@ from .phases import PH_SECOND
 
 if TYPE_CHECKING:
     from .state import State
+    from .tables import Tables
 
-BLIND = DrawBlind()
-_FACE_UP = [DrawFaceUp(i) for i in range(16)]
-_FACE_UP_ROWS = [_FACE_UP[:n] for n in range(17)]
+BLIND: Final = DrawBlind()
+_FACE_UP: Final = [DrawFaceUp(i) for i in range(16)]
+_FACE_UP_ROWS: Final = [_FACE_UP[:n] for n in range(17)]
 # The first card of a turn from a full row of n cards and a deck or discards to draw from: what legal_draws lists.
-FIRST_DRAWS = [[BLIND, *_FACE_UP[:n]] for n in range(17)]
+FIRST_DRAWS: Final = [[BLIND, *_FACE_UP[:n]] for n in range(17)]
 # A full row of n cards but slot i (a face-up locomotive, which the second card may not be): [n][i].
-_ROWS_WITHOUT = [[_FACE_UP[:i] + _FACE_UP[i + 1:n] for i in range(n)] for n in range(17)]
+_ROWS_WITHOUT: Final = [[_FACE_UP[:i] + _FACE_UP[i + 1:n] for i in range(n)] for n in range(17)]
 
 
 def cards_left(state: State) -> int:
@@ -77,7 +78,7 @@ def discard_cards(state: State, kind: int, n: int) -> None:
 
 
 def _row_forces_redeal(state: State) -> bool:
-    t = state.t
+    t: Tables = state.t
     fu = state.face_up
     if fu.count(t.LOCO) >= state.redeal_locos:
         return True
@@ -87,7 +88,7 @@ def _row_forces_redeal(state: State) -> bool:
 
 def _pool(state: State) -> tuple[int, int, int, int]:
     """(locomotives, passenger cards, other cards, row size) of what a redeal draws from: deck, discards and row."""
-    t = state.t
+    t: Tables = state.t
     loco, pas = t.LOCO, t.PASS
     deck, fu = state.deck, state.face_up
     shown = len(fu) - fu.count(-1)
@@ -169,7 +170,7 @@ def check_face_up(state: State) -> None:
     says so (a state file keeps it, so a reloaded stopped row is not redealt as a row typed by hand is).
     """
     fu = state.face_up
-    t = state.t
+    t: Tables = state.t
     rp = state.redeal_passengers
     if fu.count(t.LOCO) < state.redeal_locos and (rp is None or fu.count(t.PASS) < rp):  # _row_forces_redeal, inlined
         state.row_stopped = False
@@ -262,7 +263,7 @@ def apply_draw_face_up(state: State, action: DrawFaceUp, second: bool | None = N
     state.hands[state.current][kind] += 1
     deck = state.deck
     fu[slot] = deck.pop() if deck else draw_top(state)
-    t = state.t
+    t: Tables = state.t
     rp = state.redeal_passengers
     if fu.count(t.LOCO) < state.redeal_locos and (rp is None or fu.count(t.PASS) < rp):  # check_face_up's test, inlined
         state.row_stopped = False

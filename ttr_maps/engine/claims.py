@@ -7,7 +7,7 @@ ferry count accept the same payments), so an unaffordable group costs one test.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from . import stand_ins
 from .actions import ClaimTrack
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     # those counts' colour, coloured cards, locomotives and +4 locomotives, and the routes parallel to it.
     CheckedClaim = tuple[ClaimTrack, int, int, int, tuple[int, int, int, int, int], int, int, int, int, tuple[int, ...]]
 
-_HELD = itemgetter(1)  # of a (colour, cards of it) pair: the colours held are those it is true of
+_HELD: Final = itemgetter(1)  # of a (colour, cards of it) pair: the colours held are those it is true of
 
 
 def legal_claims(state: State, out: list) -> None:
@@ -285,7 +285,7 @@ def _gray_counts(game, ckey: int, length: int, ferry: int) -> tuple[int, ...]:
 
 # _BYTE_AT[k][b]: the set bits of byte b at bit 8k of a mask, as positions (k for masks up to 32 bits at first;
 # _positions adds more for wider groups).
-_BYTE_AT: list[tuple[tuple[int, ...], ...]] = []
+_BYTE_AT: Final[list[tuple[tuple[int, ...], ...]]] = []
 
 
 def _add_byte_table() -> None:
