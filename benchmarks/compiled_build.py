@@ -41,7 +41,7 @@ def build_compiled(dest: Path, source: Path = ROOT) -> list[str]:
         shutil.copy2(source / name, dest / name)
     env = dict(os.environ, TTR_MAPS_COMPILE="1")
     env.pop("TTR_MAPS_BUILD_REQUIRES_ONLY", None)
-    res = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=dest, env=env,
+    res = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "--parallel", str(os.cpu_count() or 1)], cwd=dest, env=env,
                          capture_output=True, text=True)
     if res.returncode != 0:
         lines = [ln for ln in (res.stdout + res.stderr).splitlines() if "error" in ln.lower() and not ln.startswith("gcc")]

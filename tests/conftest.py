@@ -33,9 +33,11 @@ REFERENCE = Path(os.environ.get("TTR_REFERENCE_DIR") or ROOT.parent / "shared" /
 # so that the two finish together. pytest-xdist alone hands out the files with the most tests first, which left
 # the pre-commit and wheel installs (one or a few tests each, a minute of CPU) to the end of the run. The two files
 # that use the install (test_packaging.py, test_precommit.py) come after the first long files: the install is made
-# meanwhile (started as the run starts, tests/hook_install.py), so that they find it made.
+# meanwhile (started as the run starts, tests/hook_install.py), so that they find it made. test_compiled.py (one
+# worker compiles the optional compiled build for about a minute, 2026-11-27) comes second.
 LONGEST_FIRST = (
-    "test_print.py", "test_checks_context.py", "test_studio_page.py", "test_render_cards.py", "test_packaging.py",
+    "test_print.py", "test_compiled.py", "test_checks_context.py", "test_studio_page.py", "test_render_cards.py",
+    "test_packaging.py",
     "test_load_robustness.py", "test_precommit.py", "test_render_board.py", "test_play.py", "test_play_mechanics.py",
     "test_studio.py", "test_render_conflicts.py", "test_soak.py", "test_render_output.py", "test_validate_cli.py",
 )
