@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .planner import PlanningBot
 from .planning import longest_claim
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
 
 
 class LongRouteBot(PlanningBot):
@@ -12,8 +17,10 @@ class LongRouteBot(PlanningBot):
 
     keep_reserve = 12  # leaves trains for long routes off its ticket paths
     long_share = 0.0
+    min_long: int  # routes of at least this many spaces are long (__init__)
+    long_routes: tuple[int, ...]  # they, most points first
 
-    def __init__(self, game, seat, seed):
+    def __init__(self, game: Game, seat: int, seed: int) -> None:
         super().__init__(game, seat, seed)
         bd = self.bd
         got = getattr(bd, "_long_routes", None)  # (per board: worked out by the first long-route bot of a Game)
@@ -24,7 +31,7 @@ class LongRouteBot(PlanningBot):
                                                             key=lambda r: (-bd.points[r], r))))
         self.min_long, self.long_routes = got
 
-    def route_cost(self, r):
+    def route_cost(self, r: int) -> float:
         # Long routes look cheap: their points pay for the trains.
         bd = self.bd
         return max(1.0, bd.length[r] + self.route_overhead - 0.25 * bd.points[r] / max(1, bd.length[r]) * bd.length[r] / 2)

@@ -8,9 +8,11 @@ claim for the tickets still open) is rebuilt only when it may have changed: new
 tickets, an own claim, or a claim or station touching a planned route.
 """
 
+# mypy: disable-error-code="annotation-unchecked"
+# (the annotations in functions whose arguments have none are notes to mypy, which stop a mypyc build)
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, AbstractSet, Any
 
 from ..engine.actions import (
     AbandonTunnel,
@@ -43,6 +45,10 @@ from .planning import (
     tickets_done,
 )
 from .view import FLAG, JOURNEY, KEEP, MIX, PASSENGER, SECOND, TUNNEL, TURN
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from .planning import _DrawPrep
 
 
 _DRAWS = (DrawBlind, DrawFaceUp)
@@ -101,7 +107,7 @@ class PlanningBot(Bot):
     # the network is otherwise unchanged, and rebuilding was 70% of the bots' shortest-path searches).
     replan_after_own_claim = False
 
-    def __init__(self, game, seat, seed):
+    def __init__(self, game: Game, seat: int, seed: int) -> None:
         super().__init__(game, seat, seed)
         bd = self.bd = board_data(game)
         # A style's route costs are fixed per board (class attributes and public tables): worked out once per
@@ -173,9 +179,9 @@ class PlanningBot(Bot):
 
     def make_plan(self, view, todo: list[int]) -> Plan:
         """The network for the open tickets (a style may give some up)."""
-        return plan_network(self.know, todo)
+        return plan_network(self.know, todo)  # type: ignore[return-value]  # (no stop: never None)
 
-    def choose_claim(self, view, cands: list[int], claims: dict[int, list[ClaimTrack]], plan: Plan) -> int | None:
+    def choose_claim(self, view, cands: list[int], claims: dict[int, list[ClaimTrack]] | _RouteClaims, plan: Plan) -> int | None:
         """Which affordable planned route to claim now (None: wait)."""
         bd = self.bd
         return max(cands, key=lambda r: (bd.length[r], -r))
@@ -251,7 +257,7 @@ class PlanningBot(Bot):
     # ------------------------------------------------------------------ final-scoring bonuses
     most_routes_hope = 0.25  # share of a most-routes bonus one more route of its length is worth beyond the lead it buys
 
-    def bonus_gain(self, view, r: int, touched: set[int]) -> float:
+    def bonus_gain(self, view, r: int, touched: AbstractSet[int]) -> float:
         """Expected bonus points claiming route r adds: kept tickets it joins by a second separate path
         (bonuses.two_paths), and the most-routes bonus of its length it wins or secures (public claims only)."""
         bd, know = self.bd, self.know
@@ -333,7 +339,7 @@ class PlanningBot(Bot):
         if not dirty and changes:
             ps = self.plan_set
             mine = know.mine
-            plan = self.plan
+            plan: Plan = self.plan  # type: ignore[assignment]  # (not dirty: a plan is kept)
             borrowed = plan.borrowed
             for r in changes:  # (most are other seats' claims off the plan: two tests each)
                 if r in ps:
@@ -391,7 +397,7 @@ class PlanningBot(Bot):
         if dirty:
             _, todo = tickets_done(know, tickets)
             self._set_plan(self.make_plan(view, todo), todo, tickets)
-        return self.plan
+        return self.plan  # type: ignore[return-value]  # (set above when it was None)
 
     def _set_plan(self, plan: Plan, todo: list[int], tickets: list[int]) -> None:
         self.todo = todo
@@ -583,7 +589,7 @@ class PlanningBot(Bot):
                 self._blind_first = None
         return a
 
-    _blind_first = None  # the kept prep of this turn's first card when that card was blind (draw_for)
+    _blind_first: _DrawPrep | None = None  # the kept prep of this turn's first card when that card was blind (draw_for)
     _blind_turn = -1
 
     _plan_turn = -1  # the turn whose first decision (turn) brought the plan up to date

@@ -62,6 +62,8 @@ Options (`--bot-option search.KEY=VALUE`):
   benchmarks/search_playouts.py --games 12 --worlds 8`); `all` searches every turn.
 """
 
+# mypy: disable-error-code="annotation-unchecked"
+# (the annotations in functions whose arguments have none are notes to mypy, which stop a mypyc build)
 from __future__ import annotations
 
 import math
@@ -219,8 +221,8 @@ class SearchBot(Bot):
             base = plan_network(prior.know, todo)
             value = {a: prior.keep_value(todo, [offered[i] for i in a.indices], trains, base) for a in keeps}
             keeps.sort(key=lambda a: -value[a])
-            for a in keeps:
-                add(a)
+            for k in keeps:
+                add(k)
             return out
         prior = self.prior
         bd = prior.bd
@@ -229,7 +231,7 @@ class SearchBot(Bot):
         all_draws = [a for a in legal if type(a) is DrawBlind or type(a) is DrawFaceUp]
         if all_draws and plan is not None and type(choice) is not DrawBlind and type(choice) is not DrawFaceUp:
             add(prior.draw(view, hand, all_draws, plan, second=False))
-        kinds = set()
+        kinds: set[int] = set()
         face_up = view.face_up
         for a in all_draws:
             if type(a) is DrawBlind:

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..engine.actions import DrawTickets
 from .planner import PlanningBot
+
+if TYPE_CHECKING:
+    from .planning import Plan
 
 
 class TicketHungryBot(PlanningBot):
@@ -25,7 +30,7 @@ class TicketHungryBot(PlanningBot):
                 return a
         return None
 
-    def keep_formula(self, ok, bad, plan_trains, trains, base):
+    def keep_formula(self, ok: int, bad: int, plan_trains: int, trains: int, base: Plan) -> float:
         over = max(0, plan_trains - (trains - self.reserve))
         marginal = max(0, plan_trains - base.trains)
         return 10.0 * ok / (marginal + 3) + 0.1 * ok - 2 * bad - self.over_budget_penalty * over
