@@ -89,7 +89,7 @@ class Tables:
         self.NP = len(self.place_ids)
 
         # Routes and tracks (tid = flat track id).
-        self.route_ids: tuple[str, ...] = tuple(r.id for r in board.routes)
+        self.route_ids: tuple[str, ...] = tuple(r.id for r in board.routes)  # type: ignore[misc]  # (a board fills every route's id in)
         self.route_ends: tuple[tuple[int, int], ...] = tuple(
             (self.place_index[r.from_], self.place_index[r.to]) for r in board.routes
         )
@@ -101,6 +101,12 @@ class Tables:
             if b != a:
                 self.routes_between[(b, a)] = self.routes_between.get((b, a), ()) + (i,)
         self.route_tids: list[tuple[int, ...]] = []
+        t_route: list[int]
+        t_track: list[int]
+        t_color: list[int]
+        t_len: list[int]
+        t_ferry: list[int]
+        t_tunnel: list[bool]
         t_route, t_track, t_color, t_len, t_ferry, t_tunnel = [], [], [], [], [], []
         only_on = set(cards.locomotives_only_on)
         for ri, r in enumerate(board.routes):
