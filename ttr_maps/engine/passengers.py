@@ -124,14 +124,14 @@ def legal_moves(state: State, out: list) -> None:
     if len(places) > 1:
         places.sort()
     game = state.game
-    ride_ways = game.ride_ways
-    cache = game.move_cache
+    ride_ways: list[tuple[tuple[tuple[int, int], ...], bool]] = game.ride_ways
+    cache: dict[tuple[int, int, int], MovePassenger] = game.move_cache
     mask = state.route_mask
     bit = 1 << p
     cards = state.hands[p][state.t.PASS]
     for place in places:
         ways, twins = ride_ways[place]
-        seen = set() if twins else None  # two routes to one place: a (destination, cost) is listed once
+        seen: set[tuple[int, int, int]] | None = set() if twins else None  # two routes to one place: a (destination, cost) is listed once
         for r, dest in ways:
             m = mask[r]
             if not m:

@@ -11,7 +11,7 @@ from here) import nothing that imports them back.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .actions import Action
 from .errors import R_OVER, R_TURN, IllegalAction
@@ -20,8 +20,24 @@ from .phases import OPEN_CASES, PH_OVER, PH_TURN, PHASE_DOC, PHASE_NAMES
 
 _new_random = random.Random.__new__  # random.Random's C constructor, without Random.__init__ seeding it again
 
+if TYPE_CHECKING:
+    class _Slices:
+        """The mechanics' slices of a state: slots of game.State (mechanics.SLOTS), the class games make, named here
+        for type checking (a compiled mechanic reads them by these types)."""
 
-class State:
+        # passengers.py
+        passengers_unplaced: list[int]
+        passenger_at: dict[int, int]  # place -> seat
+        passengers_moved: list[int]
+        journey: Any  # a passengers.Journey while a passenger moves, else None
+        goods: list[list[int]]
+        goods_at: dict[int, list[int]]  # place -> its stacks (indices into goods)
+        goods_taken: list[list[int]]
+else:
+    _Slices = object
+
+
+class State(_Slices):
     """A game position. Mutable: `apply` changes it in place; `clone` copies it.
 
     What the mechanics read and change. The public class (game.State, made by `Game.new_initial_state`)
