@@ -111,7 +111,7 @@ def test_a_bots_generator_is_its_seeds_whenever_first_asked_for():
     game = GAME(ROOT / "maps" / "variants" / "usa.yaml", 2)
     for name in bot_names():
         bot = make_bot(name, game, 1, 12345)
-        assert "rng" not in vars(bot)  # (none made with the bot)
+        assert bot._rng is None  # (none made with the bot)
         want = random.Random(12345)
         assert [bot.rng.random() for _ in range(5)] == [want.random() for _ in range(5)]
         assert bot.rng is bot.rng and bot.rng.getstate() == want.getstate()
@@ -120,7 +120,7 @@ def test_a_bots_generator_is_its_seeds_whenever_first_asked_for():
         state = game.new_initial_state(2)
         while not state.is_terminal():
             state.apply(bots[state.current].act(StateView(state, state.current), state.legal_actions()))
-        assert not any("rng" in vars(b) for b in bots)
+        assert all(b._rng is None for b in bots)
 
 
 @pytest.mark.parametrize("variant", ["usa", "europe", "marklin"])

@@ -22,20 +22,24 @@ import ttr_build  # noqa: E402
 from ttr_maps.compiled import build_note, compiled_modules  # noqa: E402
 
 LISTED = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["ttr-maps"]["compiled"]
-# Games whose records the compiled build must reproduce byte for byte: every bundled engine edition's
-# mechanics the bots meet, the default table and the expert, 2 and 4 players, and random play.
-GAMES = (("usa", 4, "expert,route-focus,ticket-hungry,long-route"), ("usa", 2, "expert,expert"),
-         ("europe", 4, "expert,route-focus,ticket-hungry,long-route"), ("europe", 2, "expert,long-route"),
-         ("marklin", 4, "expert,route-focus,ticket-hungry,long-route"), ("usa", 4, "random,random,random,random"))
+# Games whose records the compiled build must reproduce byte for byte (variant, players, bots, games, bot options):
+# the default table and the experts, 2 and 4 players, on USA, Europe (stations, ferries, tunnels), Märklin and
+# Paris (flags); random play; and the search bot, whose sampled worlds come from its own generator.
+TABLE = "expert,route-focus,ticket-hungry,long-route"
+GAMES = (("usa", 4, TABLE, 6, ""), ("usa", 2, "expert,expert", 6, ""), ("europe", 4, TABLE, 6, ""),
+         ("europe", 2, "expert,long-route", 6, ""), ("marklin", 4, TABLE, 6, ""), ("paris", 2, "expert,ticket-hungry", 6, ""),
+         ("usa", 4, "random,random,random,random", 6, ""), ("usa", 2, "search,expert", 2, "search.budget=4"),
+         ("europe", 3, "search,expert,random", 1, "search.budget=4"))
 HASH_GAMES = """
 import hashlib, sys
 sys.path.insert(0, sys.argv[1])
 from ttr_maps.simulate.runner import GameSource, RunSpec, run_games
 for spec in sys.argv[2:]:
-    variant, players, bots = spec.split(":")
+    variant, players, bots, games, options = spec.split(":")
+    opts = tuple((k.split(".")[0], k.split(".")[1], v) for k, v in (o.split("=") for o in options.split(",") if o))
     src = GameSource.from_file(f"{sys.argv[1]}/maps/variants/{variant}.yaml", int(players))
     h = hashlib.sha256()
-    for line in run_games(RunSpec(src, tuple(bots.split(",")), 6, 11)):
+    for line in run_games(RunSpec(src, tuple(bots.split(",")), int(games), 11, bot_options=opts)):
         h.update(line.encode())
     print(spec, h.hexdigest())
 """
@@ -119,7 +123,7 @@ def test_the_compiled_build_imports_every_listed_module_compiled(compiled_tree):
 
 @pytest.mark.slow
 def test_the_compiled_build_plays_the_same_games_as_the_sources(compiled_tree):
-    specs = [f"{v}:{n}:{bots}" for v, n, bots in GAMES]
+    specs = [":".join(map(str, game)) for game in GAMES]
     pure = _run(ROOT, "-c", HASH_GAMES, str(ROOT), *specs)
     compiled = _run(compiled_tree, "-c", HASH_GAMES, str(compiled_tree), *specs)
     assert len(pure.splitlines()) == len(GAMES)
