@@ -33,6 +33,9 @@ if TYPE_CHECKING:
         goods: list[list[int]]
         goods_at: dict[int, list[int]]  # place -> its stacks (indices into goods)
         goods_taken: list[list[int]]
+        # stations.py
+        stations: list[list[int]]  # each seat's stations' places, in the order built
+        station_owner: dict[int, int]  # place -> seat
 else:
     _Slices = object
 

@@ -17,6 +17,7 @@ from .payments import pay
 
 if TYPE_CHECKING:
     from .state import State
+    from .tables import Tables
 
 
 def cost(state: State, p: int) -> int | None:
@@ -26,7 +27,7 @@ def cost(state: State, p: int) -> int | None:
 
 
 def payments(state: State, p: int, k: int) -> list[int]:
-    t = state.t
+    t: Tables = state.t
     hand = state.hands[p]
     locos = hand[t.LOCO]
     out = []
@@ -51,8 +52,8 @@ def legal(state: State, out: list) -> None:
     pays = payments(state, p, k)
     if not pays:
         return
-    t = state.t
-    cache = state.game.station_cache
+    t: Tables = state.t
+    cache: dict[int, BuildStation] = state.game.station_cache
     taken = state.station_owner
     for place in range(t.NP):
         if t.is_country[place] or place in taken:
@@ -66,7 +67,7 @@ def legal(state: State, out: list) -> None:
 
 
 def apply(state: State, action: BuildStation) -> None:
-    t = state.t
+    t: Tables = state.t
     p = state.current
     k = cost(state, p)
     if k is None:
