@@ -12,6 +12,10 @@ docs/simulate.md ("A compiled build") says what it is for and how it is checked.
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
+import sysconfig
+from pathlib import Path
 
 from setuptools import build_meta as _setuptools
 from setuptools.build_meta import *  # noqa: F403  (every hook setuptools has, the ones below wrap)
@@ -24,9 +28,31 @@ def compile_requested() -> bool:
     return os.environ.get("TTR_MAPS_COMPILE", "").strip() not in ("", "0")
 
 
+def toolchain_problem() -> str | None:
+    """What the compiled build lacks on this machine to compile C (None: nothing): a C compiler, Python's headers."""
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    program = (shlex.split(cc) or ["cc"])[0]
+    if shutil.which(program) is None:
+        return (f"the C compiler {program!r} is not installed (Debian, Ubuntu: apt-get install gcc; or set CC to "
+                "yours)")
+    include = sysconfig.get_paths()["include"]
+    if not (Path(include) / "Python.h").is_file():
+        return (f"this Python's C headers are not installed (no Python.h in {include}; Debian, Ubuntu: apt-get "
+                "install python3-dev)")
+    return None
+
+
+def _check_toolchain() -> None:
+    problem = toolchain_problem()
+    if problem:
+        raise SystemExit(f"TTR_MAPS_COMPILE=1 asks for the compiled build, but {problem}. Install that, or unset "
+                         "TTR_MAPS_COMPILE for the usual (pure-Python) install, which needs neither.")
+
+
 def get_requires_for_build_wheel(config_settings=None):
     if not compile_requested():
         return _setuptools.get_requires_for_build_wheel(config_settings)
+    _check_toolchain()
     # setuptools runs setup.py to collect its requirements, before mypy is there: setup.py is told so.
     os.environ[REQUIRES_ONLY] = "1"
     try:
