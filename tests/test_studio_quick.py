@@ -6,6 +6,7 @@ import math
 import re
 import shutil
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from ttr_maps.render import BoardOptions, plan_board
 from ttr_maps.render.board import draw_board
 from ttr_maps.studio.edits import apply
 from ttr_maps.studio.quick import quick_plan, rebind, same_drawing
-from ttr_maps.studio.session import Session, file_sha
+from ttr_maps.studio.session import Cancelled, Session, file_sha
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -278,3 +279,39 @@ def test_an_edit_stops_the_exact_layout_of_the_drawing_before_it(tmp_path: Path,
     assert slow["calls"] == 2  # the edit's own exact layout followed
     final = load(rules)
     assert session.snapshot.drawing.svg == draw_board(real(final.board, final.variant, BoardOptions()))
+
+
+def test_a_cancel_that_python_drops_still_stops_the_background_step(tmp_path: Path) -> None:
+    """An edit stops the background step (render's layout, the checks) by raising Cancelled in its thread; where
+    that lands inside a weakref callback or a __del__, Python prints it and drops it. The step must still end as
+    cancelled once it returns, not hand back its old result (the CI run of 2026-11-27 printed such a drop)."""
+    rules, _ = _copy(tmp_path, "paris.yaml")
+    session = Session(str(rules))
+    started = threading.Event()
+    seen: dict[str, object] = {"dropped": False}
+
+    def step() -> str:
+        started.set()
+        deadline = time.monotonic() + 10
+        while not seen["dropped"] and time.monotonic() < deadline:
+            try:  # (stands for the callback that drops the exception)
+                time.sleep(0.001)
+            except Cancelled:
+                seen["dropped"] = True
+        return "the old drawing's result"
+
+    def work() -> None:
+        try:
+            seen["result"] = session._cancellable(step)
+        except Cancelled:
+            seen["result"] = "cancelled"
+
+    worker = threading.Thread(target=work)
+    session._worker = worker  # the background thread, as Session._later makes it
+    worker.start()
+    assert started.wait(10)
+    assert session.cancel_background()
+    worker.join(10)
+    assert seen["dropped"] is True
+    assert seen["result"] == "cancelled"
+    assert not session.cancel_background()  # nothing under way any more

@@ -93,6 +93,7 @@ class Session:
         self._queue = threading.Condition()
         self._next: tuple[Snapshot, Loaded] | None = None
         self._worker: threading.Thread | None = None
+        self._cancel_asked = False  # cancel_background asked the step under way to stop (_cancellable)
         self._closed = False
         self._quick_failed = False
         # Writing a drag's text (ruamel.yaml's dump, the check, the atomic write) happens after the page has
@@ -244,8 +245,16 @@ class Session:
             return step()
         with self._guard:
             self._working = True
+            self._cancel_asked = False
         try:
-            return step()
+            out = step()
+            # Python drops an exception raised inside a weakref callback or a __del__ (printing "Exception
+            # ignored in ..."), and the asynchronous Cancelled lands there now and then: a cancel asked for
+            # during the step stops it here, then, instead of letting its old result go on.
+            with self._guard:
+                if self._cancel_asked:
+                    raise Cancelled
+            return out
         finally:
             with self._guard:
                 self._working = False
@@ -260,6 +269,7 @@ class Session:
                 return False
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self._worker.ident), ctypes.py_object(Cancelled))
             self._working = False
+            self._cancel_asked = True
             return True
 
     def resume(self) -> None:
