@@ -16,7 +16,6 @@ from .phases import PH_SECOND
 
 if TYPE_CHECKING:
     from .state import State
-    from .tables import Tables
 
 BLIND: Final = DrawBlind()
 _FACE_UP: Final = [DrawFaceUp(i) for i in range(16)]
@@ -78,7 +77,7 @@ def discard_cards(state: State, kind: int, n: int) -> None:
 
 
 def _row_forces_redeal(state: State) -> bool:
-    t: Tables = state.t
+    t = state.t
     fu = state.face_up
     if fu.count(t.LOCO) >= state.redeal_locos:
         return True
@@ -88,7 +87,7 @@ def _row_forces_redeal(state: State) -> bool:
 
 def _pool(state: State) -> tuple[int, int, int, int]:
     """(locomotives, passenger cards, other cards, row size) of what a redeal draws from: deck, discards and row."""
-    t: Tables = state.t
+    t = state.t
     loco, pas = t.LOCO, t.PASS
     deck, fu = state.deck, state.face_up
     shown = len(fu) - fu.count(-1)
@@ -170,7 +169,7 @@ def check_face_up(state: State) -> None:
     says so (a state file keeps it, so a reloaded stopped row is not redealt as a row typed by hand is).
     """
     fu = state.face_up
-    t: Tables = state.t
+    t = state.t
     rp = state.redeal_passengers
     if fu.count(t.LOCO) < state.redeal_locos and (rp is None or fu.count(t.PASS) < rp):  # _row_forces_redeal, inlined
         state.row_stopped = False
@@ -263,7 +262,7 @@ def apply_draw_face_up(state: State, action: DrawFaceUp, second: bool | None = N
     state.hands[state.current][kind] += 1
     deck = state.deck
     fu[slot] = deck.pop() if deck else draw_top(state)
-    t: Tables = state.t
+    t = state.t
     rp = state.redeal_passengers
     if fu.count(t.LOCO) < state.redeal_locos and (rp is None or fu.count(t.PASS) < rp):  # check_face_up's test, inlined
         state.row_stopped = False

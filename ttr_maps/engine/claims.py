@@ -628,7 +628,7 @@ def check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int, 
         mask = state.route_mask
         if state.owner[tid] < 0 and not mask[r] & bit and state.avail[tid] and state.trains[p] >= length:
             hand = state.hands[p]
-            t: Tables = state.t
+            t = state.t
             if not ((nc and hand[color] < nc) or hand[t.LOCO] < nl or hand[t.BIG] < nb):
                 for q in parallel:
                     if mask[q] & bit:
@@ -648,7 +648,7 @@ def check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int, 
 
 def _check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int, int, int, int]]:
     """check_claim, every test."""
-    t: Tables = state.t
+    t = state.t
     p = state.current
     r = action.route
     if not isinstance(r, int) or not 0 <= r < len(t.route_tids):
@@ -709,7 +709,7 @@ def _check_claim(state: State, action: ClaimTrack) -> tuple[int, tuple[int, int,
 
 def place_trains(state: State, tid: int) -> None:
     """The claim is made: trains on the track, points scored, parallel tracks closed as the rules say."""
-    t: Tables = state.t
+    t = state.t
     p = state.current
     r = t.t_route[tid]
     length = t.t_len[tid]

@@ -37,7 +37,7 @@ def color_payments(t: Tables, color: int, have: int, least: int, length: int, fe
 
 
 def take_payment(state: State, counts: tuple[int, int, int, int, int]) -> None:
-    t: Tables = state.t
+    t = state.t
     hand = state.hands[state.current]
     color, nc, nl, nb, npass = counts
     if nc:
@@ -52,7 +52,7 @@ def take_payment(state: State, counts: tuple[int, int, int, int, int]) -> None:
 
 def pay(state: State, counts: tuple[int, int, int, int, int]) -> None:
     """take_payment, then discard_payment: the cards of a claim go from the hand to the discards (one call)."""
-    t: Tables = state.t
+    t = state.t
     hand = state.hands[state.current]
     d = state.discard
     color, nc, nl, nb, npass = counts
@@ -75,7 +75,7 @@ def pay(state: State, counts: tuple[int, int, int, int, int]) -> None:
 
 
 def return_payment(state: State, counts: tuple[int, int, int, int, int]) -> None:
-    t: Tables = state.t
+    t = state.t
     hand = state.hands[state.current]
     color, nc, nl, nb, npass = counts
     if nc:
@@ -89,7 +89,7 @@ def return_payment(state: State, counts: tuple[int, int, int, int, int]) -> None
 
 
 def discard_payment(state: State, counts: tuple[int, int, int, int, int]) -> None:
-    t: Tables = state.t
+    t = state.t
     d = state.discard
     color, nc, nl, nb, npass = counts
     if nc:

@@ -21,6 +21,8 @@ from .phases import OPEN_CASES, PH_OVER, PH_TURN, PHASE_DOC, PHASE_NAMES
 _new_random = random.Random.__new__  # random.Random's C constructor, without Random.__init__ seeding it again
 
 if TYPE_CHECKING:
+    from .tables import Tables
+
     class _Slices:
         """The mechanics' slices of a state: slots of game.State (mechanics.SLOTS), the class games make, named here
         for type checking (a compiled mechanic reads them by these types)."""
@@ -67,7 +69,7 @@ class State(_Slices):
         n = game.num_players
         v = game.variant
         self.game = game
-        self.t = t
+        self.t: Tables = t  # (game.t: a Game is not named here, so its tables' type is said once, on the state)
         self.seed: int | None = None
         # (None only in a blank state whose deal follows at once: `rng` False)
         self.rng: random.Random = random.Random(0) if rng else None  # type: ignore[assignment]

@@ -17,7 +17,6 @@ from .payments import pay
 
 if TYPE_CHECKING:
     from .state import State
-    from .tables import Tables
 
 
 def cost(state: State, p: int) -> int | None:
@@ -27,7 +26,7 @@ def cost(state: State, p: int) -> int | None:
 
 
 def payments(state: State, p: int, k: int) -> list[int]:
-    t: Tables = state.t
+    t = state.t
     hand = state.hands[p]
     locos = hand[t.LOCO]
     out = []
@@ -52,7 +51,7 @@ def legal(state: State, out: list) -> None:
     pays = payments(state, p, k)
     if not pays:
         return
-    t: Tables = state.t
+    t = state.t
     cache: dict[int, BuildStation] = state.game.station_cache
     taken = state.station_owner
     for place in range(t.NP):
@@ -67,7 +66,7 @@ def legal(state: State, out: list) -> None:
 
 
 def apply(state: State, action: BuildStation) -> None:
-    t: Tables = state.t
+    t = state.t
     p = state.current
     k = cost(state, p)
     if k is None:

@@ -20,7 +20,6 @@ from .phases import PH_KEEP, PH_SETUP_MIX
 if TYPE_CHECKING:
     from ..model.variant import TicketDeal
     from .state import State
-    from .tables import Tables
 
 MAX_ENUMERATED_OFFER = 16  # offers larger than this are kept by explicit choice only (never in bundled variants)
 
@@ -148,7 +147,7 @@ def _limits(state: State, p: int, deal: TicketDeal) -> tuple[int, dict[str, int]
         need = game.plain_keep[state.in_setup]
         if need is not None:  # no per-pile caps, one deal: keep_min of the offer (or all of it)
             return max(0, min(need, len(offer))), {}
-    t: Tables = state.t
+    t = state.t
     limits = {}
     for pile, cap in deal.keep_max.items():
         already = sum(1 for k in state.setup_kept[p] if t.ticket_pile.get(k) == pile) if state.in_setup else 0
@@ -174,7 +173,7 @@ def legal_keep(state: State, out: list) -> None:
         out.append(KeepTickets(tuple(range(n))))
         return
     need, limits = _limits(state, p, deal_rules(state))
-    t: Tables = state.t
+    t = state.t
     cache = state.game.keep_cache
     piles = [t.ticket_pile.get(k, "") for k in offer]
     for subset in _subsets(n):
@@ -212,7 +211,7 @@ def apply_keep(state: State, action: KeepTickets) -> None:
     need, limits = _limits(state, p, deal)
     if len(idx) < need:
         raise IllegalAction(f"keep at least {need} of the {len(offer)} offered tickets", R_KEEP)
-    t: Tables = state.t
+    t = state.t
     piles = [t.ticket_pile.get(k, "") for k in offer]
     if limits and not _within(idx, piles, limits):
         which = ", ".join(f"{pile} {n}" for pile, n in limits.items())
@@ -234,7 +233,7 @@ def return_tickets(state: State, back: list[int], deal: TicketDeal) -> None:
     """Unkept tickets go where the variant says; at setup the shuffled ones wait until every player has chosen."""
     if not back:
         return
-    t: Tables = state.t
+    t = state.t
     groups: dict[tuple[str, str], list[int]] = {}
     how: str
     for k in back:
@@ -264,7 +263,7 @@ def under(state: State, pile: str, cards: list[int]) -> None:
 
 def finish_setup(state: State) -> None:
     """Setup returns that are shuffled go back now; leftover piles may go to the box."""
-    t: Tables = state.t
+    t = state.t
     for pile in t.pile_names:
         for how in ("shuffled-bottom", "reshuffle"):
             cards = [k for k, h in state.aside if h == how and t.ticket_pile.get(k) == pile]
