@@ -23,7 +23,7 @@ class LongRouteBot(PlanningBot):
     def __init__(self, game: Game, seat: int, seed: int) -> None:
         super().__init__(game, seat, seed)
         bd = self.bd
-        got = getattr(bd, "_long_routes", None)  # (per board: worked out by the first long-route bot of a Game)
+        got = bd._long_routes  # (per board: worked out by the first long-route bot of a Game)
         if got is None:
             top = max(bd.length, default=1)
             min_long = max(3, top - 2)

@@ -177,7 +177,7 @@ class _Rows:
 
 def ticket_paths(bd: BoardData) -> list[frozenset[int]]:
     """For each ticket, the routes on some shortest path (by spaces) between its ends on the empty board."""
-    cached = getattr(bd, "_ticket_paths", None)
+    cached = bd._ticket_paths
     if cached is not None:
         return cached
     out = []
