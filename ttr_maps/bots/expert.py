@@ -26,8 +26,6 @@
   so its networks go through long routes where it can.
 """
 
-# mypy: disable-error-code="annotation-unchecked"
-# (the annotations in functions whose arguments have none are notes to mypy, which stop a mypyc build)
 from __future__ import annotations
 
 from heapq import heapify, heappop, heappush

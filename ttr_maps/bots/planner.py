@@ -8,8 +8,6 @@ claim for the tickets still open) is rebuilt only when it may have changed: new
 tickets, an own claim, or a claim or station touching a planned route.
 """
 
-# mypy: disable-error-code="annotation-unchecked"
-# (the annotations in functions whose arguments have none are notes to mypy, which stop a mypyc build)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, AbstractSet, Any

@@ -62,8 +62,6 @@ Options (`--bot-option search.KEY=VALUE`):
   benchmarks/search_playouts.py --games 12 --worlds 8`); `all` searches every turn.
 """
 
-# mypy: disable-error-code="annotation-unchecked"
-# (the annotations in functions whose arguments have none are notes to mypy, which stop a mypyc build)
 from __future__ import annotations
 
 import math
